@@ -1,0 +1,185 @@
+# bash completion for reportctl (generated from the command tree: reportctl completion bash)
+# Load it with:  source <(reportctl completion bash)
+_reportctl_subcommands() {
+  case "$1" in
+    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor' ;;
+    'templates') echo 'list get presets create replace edit delete validate' ;;
+    'catalogs') echo 'report-types statistics vi-defaults' ;;
+    'queues') echo 'list' ;;
+    'queue-runs') echo 'list get watch' ;;
+    'analyses') echo 'list' ;;
+    'config') echo 'get set list use' ;;
+    'auth') echo 'login logout status' ;;
+    'formula') echo 'check eval validate' ;;
+    'admin') echo 'accounts keys queues queue-runs seed catalogs' ;;
+    'admin accounts') echo 'create list set-limit' ;;
+    'admin keys') echo 'create revoke' ;;
+    'admin queues') echo 'create' ;;
+    'admin queue-runs') echo 'enqueue advance cancel' ;;
+    'admin catalogs') echo 'import' ;;
+  esac
+}
+_reportctl_flags() {
+  case "$1" in
+    '') echo '--version --json --no-color --no-input --verbose --base-url --api-key --profile --help' ;;
+    'templates') echo '--help' ;;
+    'templates list') echo '--analysis-type --report-type --report-category --page --limit --all --wide --help' ;;
+    'templates get') echo '--help' ;;
+    'templates presets') echo '--page --limit --all --wide --help' ;;
+    'templates create') echo '--file --from-preset --name --help' ;;
+    'templates replace') echo '--file --help' ;;
+    'templates edit') echo '--help' ;;
+    'templates delete') echo '--yes --help' ;;
+    'templates validate') echo '--file --help' ;;
+    'catalogs') echo '--help' ;;
+    'catalogs report-types') echo '--analysis-type --help' ;;
+    'catalogs statistics') echo '--help' ;;
+    'catalogs vi-defaults') echo '--help' ;;
+    'queues') echo '--help' ;;
+    'queues list') echo '--page --limit --all --wide --help' ;;
+    'queue-runs') echo '--help' ;;
+    'queue-runs list') echo '--status --page --limit --all --wide --help' ;;
+    'queue-runs get') echo '--help' ;;
+    'queue-runs watch') echo '--interval --timeout --exit-status --help' ;;
+    'analyses') echo '--help' ;;
+    'analyses list') echo '--lot --analysis-type --status --page --limit --all --wide --help' ;;
+    'api') echo '--field --input --help' ;;
+    'config') echo '--help' ;;
+    'config get') echo '--reveal --help' ;;
+    'config set') echo '--help' ;;
+    'config list') echo '--help' ;;
+    'config use') echo '--help' ;;
+    'auth') echo '--help' ;;
+    'auth login') echo '--with-key-stdin --help' ;;
+    'auth logout') echo '--help' ;;
+    'auth status') echo '--help' ;;
+    'formula') echo '--help' ;;
+    'formula check') echo '--file --remote-rules --help' ;;
+    'formula eval') echo '--band --eps --L --help' ;;
+    'formula validate') echo '--help' ;;
+    'serve') echo '--host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --no-access-log --help' ;;
+    'admin') echo '--help' ;;
+    'admin accounts') echo '--help' ;;
+    'admin accounts create') echo '--db --name --template-limit --help' ;;
+    'admin accounts list') echo '--db --help' ;;
+    'admin accounts set-limit') echo '--db --help' ;;
+    'admin keys') echo '--help' ;;
+    'admin keys create') echo '--db --account --sub-user --help' ;;
+    'admin keys revoke') echo '--db --help' ;;
+    'admin queues') echo '--help' ;;
+    'admin queues create') echo '--db --account --name --step --help' ;;
+    'admin queue-runs') echo '--help' ;;
+    'admin queue-runs enqueue') echo '--db --queue --name --estimated-ha --fail-at-step --help' ;;
+    'admin queue-runs advance') echo '--db --help' ;;
+    'admin queue-runs cancel') echo '--db --help' ;;
+    'admin seed') echo '--db --account --file --help' ;;
+    'admin catalogs') echo '--help' ;;
+    'admin catalogs import') echo '--db --file --help' ;;
+    'completion') echo '--help' ;;
+    'doctor') echo '--help' ;;
+  esac
+}
+_reportctl_value_flags() {
+  case "$1" in
+    '') echo '--base-url --api-key --profile' ;;
+    'templates list') echo '--analysis-type --report-type --report-category --page --limit' ;;
+    'templates presets') echo '--page --limit' ;;
+    'templates create') echo '--file --from-preset --name' ;;
+    'templates replace') echo '--file' ;;
+    'templates validate') echo '--file' ;;
+    'catalogs report-types') echo '--analysis-type' ;;
+    'queues list') echo '--page --limit' ;;
+    'queue-runs list') echo '--status --page --limit' ;;
+    'queue-runs watch') echo '--interval --timeout' ;;
+    'analyses list') echo '--lot --analysis-type --status --page --limit' ;;
+    'api') echo '--field --input' ;;
+    'formula check') echo '--file' ;;
+    'formula eval') echo '--band --eps --L' ;;
+    'serve') echo '--host --port --db --step-seconds --reads-per-minute --writes-per-minute' ;;
+    'admin accounts create') echo '--db --name --template-limit' ;;
+    'admin accounts list') echo '--db' ;;
+    'admin accounts set-limit') echo '--db' ;;
+    'admin keys create') echo '--db --account --sub-user' ;;
+    'admin keys revoke') echo '--db' ;;
+    'admin queues create') echo '--db --account --name --step' ;;
+    'admin queue-runs enqueue') echo '--db --queue --name --estimated-ha --fail-at-step' ;;
+    'admin queue-runs advance') echo '--db' ;;
+    'admin queue-runs cancel') echo '--db' ;;
+    'admin seed') echo '--db --account --file' ;;
+    'admin catalogs import') echo '--db --file' ;;
+  esac
+}
+_reportctl_choices() {
+  case "$1" in
+    'templates list|--analysis-type') echo 'counting replanting path' ;;
+    'templates list|--report-category') echo 'general vegetation_index' ;;
+    'templates create|--from-preset') echo '@preset-ids' ;;
+    'catalogs report-types|--analysis-type') echo 'counting replanting path' ;;
+    'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
+    'analyses list|--analysis-type') echo 'counting replanting path' ;;
+    'analyses list|--status') echo 'completed failed' ;;
+  esac
+}
+_reportctl_dynamic() {
+  case "$1" in
+    'templates get') echo 'template-ids' ;;
+    'templates replace') echo 'template-ids' ;;
+    'templates edit') echo 'template-ids' ;;
+    'templates delete') echo 'template-ids' ;;
+    'queue-runs get') echo 'run-ids' ;;
+    'queue-runs watch') echo 'run-ids' ;;
+  esac
+}
+_reportctl_ids() {
+  # Ids from the service with the profile's key; silent and quick on any failure.
+  command reportctl __complete "$1" 2>/dev/null
+}
+_reportctl() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" path="" word i skip=0
+  ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="${COMP_WORDS[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      --) break ;;
+      -*=*) continue ;;
+      -*)
+        case " $(_reportctl_value_flags "$path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
+        continue ;;
+    esac
+    case " $(_reportctl_subcommands "$path") " in *" $word "*) path="${path:+$path }$word" ;; esac
+  done
+  if [[ "$prev" == -* ]]; then
+    case " $(_reportctl_value_flags "$path") $(_reportctl_value_flags '') " in
+      *" $prev "*)
+        local values
+        values="$(_reportctl_choices "$path|$prev")"
+        [[ -z "$values" ]] && values="$(_reportctl_choices "|$prev")"
+        if [[ "$values" == @* ]]; then values="$(_reportctl_ids "${values#@}")"; fi
+        if [[ -n "$values" ]]; then
+          COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        else
+          COMPREPLY=()
+        fi
+        return 0 ;;
+    esac
+  fi
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_reportctl_flags "$path") $(_reportctl_flags '')" -- "$cur"))
+    return 0
+  fi
+  local subs
+  subs="$(_reportctl_subcommands "$path")"
+  if [[ -n "$subs" ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    return 0
+  fi
+  local kind
+  kind="$(_reportctl_dynamic "$path")"
+  if [[ -n "$kind" ]]; then
+    COMPREPLY=($(compgen -W "$(_reportctl_ids "$kind")" -- "$cur"))
+    return 0
+  fi
+  COMPREPLY=()
+}
+complete -o default -F _reportctl reportctl

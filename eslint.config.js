@@ -1,0 +1,53 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly',
+        AbortController: 'readonly', AbortSignal: 'readonly', performance: 'readonly',
+        structuredClone: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', fetch: 'readonly',
+        setImmediate: 'readonly', queueMicrotask: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[object.name='process'][property.name='exit']",
+        message: 'Only src/main.ts decides the exit code.',
+      }],
+    },
+  },
+  {
+    // The formula engine is pure: nothing from the rest of the project.
+    files: ['src/formula/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../*', 'zod', 'fastify', 'undici'] }] },
+  },
+  {
+    files: ['src/contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', 'fastify', 'undici', 'better-sqlite3'] }] },
+  },
+  {
+    files: ['src/client/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../server/*', '../admin/*', 'fastify', 'better-sqlite3'] }] },
+  },
+  {
+    files: ['src/server/**/*.ts', 'src/admin/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../../cli/*', '../client/*', '../../client/*', 'undici', 'commander'] }] },
+  },
+  {
+    files: ['src/main.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Scripts and benchmarks are their own top level.
+    files: ['test/**/*.ts', 'bench/**', 'scripts/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'no-restricted-syntax': 'off' },
+  },
+);

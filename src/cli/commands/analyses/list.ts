@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import type { Analysis } from '../../../contract/index.js';
+import { analysisStatuses, analysisTypes } from '../../../contract/vocabulary.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
+import { formatTime, statusColor, type Column } from '../../output.js';
+import type { Wrap } from '../../program.js';
+
+export interface AnalysesListOptions extends GlobalOptions, ListOptions {
+  lot?: string;
+  analysisType?: string;
+  status?: string;
+}
+
+export function registerAnalysesList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  addListOptions(
+    parent
+      .command('list')
+      .alias('ls')
+      .description("List the account's analyses, newest first (filters combine)")
+      .option('--lot <id>', 'only analyses of this lot')
+      .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes))
+      .addOption(choiceOption('--status <status>', 'only analyses in this state', analysisStatuses)),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl analyses list
+  $ reportctl analyses list --lot lot-7 --analysis-type counting --status completed
+  $ reportctl analyses list --all --json > analyses.json`,
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runAnalysesList(command.optsWithGlobals<AnalysesListOptions>(), deps)));
+}
+
+export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[] {
+  const columns: Column<Analysis>[] = [
+    { header: 'ID', value: (analysis) => analysis.id, color: (text, _row, style) => style.cyan(text) },
+    { header: 'LOT', value: (analysis) => analysis.lotId },
+    { header: 'ANALYSIS', value: (analysis) => analysis.analysisType },
+    { header: 'STATUS', value: (analysis) => analysis.status, color: (text, analysis, style) => statusColor(analysis.status, style)(text) },
+  ];
+  if (wide) {
+    columns.push(
+      { header: 'QUEUE RUN', value: (analysis) => analysis.queueRunId ?? '-' },
+      { header: 'CREATED', value: (analysis) => formatTime(analysis.createdAt, deps) },
+    );
+  }
+  columns.push({ header: 'FINISHED', value: (analysis) => formatTime(analysis.finishedAt, deps) });
+  return columns;
+}
+
+export async function runAnalysesList(options: AnalysesListOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printList }, { analysisSchema }] = await Promise.all([
+    import('../../session.js'),
+    import('../../list-output.js'),
+    import('../../../contract/index.js'),
+  ]);
+  const session = await connect(options, deps);
+  const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
+  await printList(
+    deps,
+    session,
+    options,
+    { path: '/api/v2/analyses', itemSchema: analysisSchema, query, fetchPage: (q) => session.api.analyses.list(q) },
+    analysisColumns(deps, options.wide === true),
+  );
+}

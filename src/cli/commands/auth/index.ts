@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import type { Wrap } from '../../program.js';
+import { registerAuthLogin } from './login.js';
+import { registerAuthLogout } from './logout.js';
+import { registerAuthStatus } from './status.js';
+
+export function registerAuthCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+  const auth = program.command('auth').description('Save, remove and check the API key of a profile');
+  registerAuthLogin(auth, deps, wrap);
+  registerAuthLogout(auth, deps, wrap);
+  registerAuthStatus(auth, deps, wrap);
+}

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { canPrompt, readAll, writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+
+export interface AuthLoginOptions extends GlobalOptions {
+  withKeyStdin?: boolean;
+}
+
+export function registerAuthLogin(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('login')
+    .description('Check an API key against the service and save it in the profile (the file is readable only by you)')
+    .option('--with-key-stdin', 'read the key from stdin instead of prompting')
+    .addHelpText(
+      'after',
+      `
+On a terminal the key is asked for without echo. A --base-url given here is saved too.
+
+Examples:
+  $ reportctl auth login
+  $ reportctl auth login --base-url https://reports.example.com
+  $ printenv REPORTCTL_KEY | reportctl auth login --with-key-stdin`,
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runAuthLogin(command.optsWithGlobals<AuthLoginOptions>(), deps)));
+}
+
+async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string): Promise<string> {
+  if (options.withKeyStdin) {
+    const key = (await readAll(deps.io.stdin)).trim();
+    if (key === '') throw new UsageError('--with-key-stdin: no key on stdin');
+    return key;
+  }
+  if (!canPrompt(deps.io, deps.env, options.input === false)) {
+    throw new UsageError('cannot prompt for the API key here (no terminal, --no-input or CI)', 'pipe the key in with --with-key-stdin');
+  }
+  const { password } = await import('@inquirer/prompts');
+  const key = await password(
+    { message: `API key for ${baseUrl}`, validate: (value) => value.trim() !== '' || 'paste the key (it is not shown)' },
+    { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
+  );
+  return key.trim();
+}
+
+export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Promise<void> {
+  const [{ connect, settingsFor }, { openConfig }, { parseSettingValue, redactKey }, { ApiResponseError }] = await Promise.all([
+    import('../../session.js'),
+    import('../../config.js'),
+    import('../config/settings.js'),
+    import('../../../client/errors.js'),
+  ]);
+  const before = await settingsFor(options, deps);
+  const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
+  // The key is checked before anything is saved: a key the service rejects is never stored.
+  const session = await connect({ ...options, apiKey: key }, deps);
+  try {
+    await session.api.templates.list({ limit: 1 });
+  } catch (error) {
+    if (error instanceof ApiResponseError && error.status === 401) {
+      throw new CliError(`the service at ${session.settings.baseUrl} rejected this key (${error.code}); nothing was saved`, ExitCode.auth);
+    }
+    throw error;
+  } finally {
+    session.progress.stop();
+  }
+  const config = await openConfig(deps.env);
+  const current = config.read();
+  const name = session.settings.profileName;
+  const profile = {
+    ...(current.profiles?.[name] ?? {}),
+    apiKey: key,
+    ...(session.settings.sources.baseUrl === 'flag' ? { baseUrl: session.settings.baseUrl } : {}),
+  };
+  config.write({ ...current, profiles: { ...(current.profiles ?? {}), [name]: profile } });
+  writeLine(deps.io.stderr, `logged in to ${session.settings.baseUrl}: key ${redactKey(key)} saved in profile ${name} (${config.path})`);
+  if (deps.env.REPORTCTL_API_KEY) writeLine(deps.io.stderr, 'note: REPORTCTL_API_KEY is set and takes precedence over the saved key');
+}

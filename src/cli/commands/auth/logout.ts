@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { Wrap } from '../../program.js';
+
+export function registerAuthLogout(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('logout')
+    .description('Remove the saved API key from the profile (the key itself stays valid at the service)')
+    .addHelpText('after', '\nExamples:\n  $ reportctl auth logout\n  $ reportctl auth logout --profile staging')
+    .action(wrap(async (_o: unknown, command: Command) => runAuthLogout(command.optsWithGlobals<GlobalOptions>(), deps)));
+}
+
+export async function runAuthLogout(options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ openConfig, resolveSettings }, { writeLine }] = await Promise.all([import('../../config.js'), import('../../io.js')]);
+  const config = await openConfig(deps.env);
+  const current = config.read();
+  const name = resolveSettings(options, deps.env, current).profileName;
+  const profile = current.profiles?.[name];
+  if (profile?.apiKey === undefined) {
+    writeLine(deps.io.stderr, `no key saved in profile ${name}; nothing to do`);
+  } else {
+    const { apiKey: _removed, ...rest } = profile;
+    config.write({ ...current, profiles: { ...current.profiles, [name]: rest } });
+    writeLine(deps.io.stderr, `removed the key from profile ${name}`);
+  }
+  if (deps.env.REPORTCTL_API_KEY) writeLine(deps.io.stderr, 'note: REPORTCTL_API_KEY is still set in the environment');
+}

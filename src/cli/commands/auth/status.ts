@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import type { Wrap } from '../../program.js';
+
+export function registerAuthStatus(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('status')
+    .description('Show the base URL, profile and key in use, and check the key against the service')
+    .addHelpText(
+      'after',
+      `
+Exit status: 0 the key works, 3 no key or the service rejects it, 6 the service cannot be reached.
+
+Examples:
+  $ reportctl auth status
+  $ reportctl auth status --json`,
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runAuthStatus(command.optsWithGlobals<GlobalOptions>(), deps)));
+}
+
+type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
+
+export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const [{ connect }, { redactKey }, { ApiResponseError, NetworkError }, { writeLine }] = await Promise.all([
+    import('../../session.js'),
+    import('../config/settings.js'),
+    import('../../../client/errors.js'),
+    import('../../io.js'),
+  ]);
+  const session = await connect(options, deps);
+  const { settings, style } = session;
+  let state: KeyState = 'valid';
+  let detail = '';
+  if (settings.apiKey === undefined) {
+    state = 'missing';
+    detail = 'no API key';
+  } else {
+    try {
+      await session.api.templates.list({ limit: 1 });
+    } catch (error) {
+      if (error instanceof ApiResponseError && error.status === 401) {
+        state = 'rejected';
+        detail = `${error.code}: ${error.message}`;
+      } else if (error instanceof NetworkError) {
+        state = 'unreachable';
+        detail = error.message;
+      } else {
+        throw error;
+      }
+    } finally {
+      session.progress.stop();
+    }
+  }
+  const exitCode = { valid: ExitCode.ok, missing: ExitCode.auth, rejected: ExitCode.auth, unreachable: ExitCode.network }[state];
+  if (state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
+  if (state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${detail}`);
+  if (options.json) {
+    writeLine(
+      deps.io.stdout,
+      JSON.stringify({
+        profile: settings.profileName,
+        baseUrl: settings.baseUrl,
+        baseUrlSource: settings.sources.baseUrl,
+        apiKey: settings.apiKey === undefined ? null : redactKey(settings.apiKey),
+        apiKeySource: settings.sources.apiKey,
+        keyHeader: settings.keyHeader,
+        status: state,
+        ...(detail ? { message: detail } : {}),
+      }),
+    );
+    return exitCode;
+  }
+  const verdict = {
+    valid: style.green('accepted by the service'),
+    missing: style.red('none'),
+    rejected: style.red(`rejected (${detail})`),
+    unreachable: style.red('not checked: the service cannot be reached'),
+  }[state];
+  const rows: [string, string][] = [
+    ['profile', settings.profileName],
+    ['base URL', `${settings.baseUrl} ${style.dim(`(${settings.sources.baseUrl})`)}`],
+    ['key', settings.apiKey === undefined ? '-' : `${redactKey(settings.apiKey)} ${style.dim(`(${settings.sources.apiKey}, header ${settings.keyHeader})`)}`],
+    ['status', verdict],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+  return exitCode;
+}

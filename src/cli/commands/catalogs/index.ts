@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import type { Wrap } from '../../program.js';
+import { registerCatalogsReportTypes } from './report-types.js';
+import { registerCatalogsStatistics } from './statistics.js';
+import { registerCatalogsViDefaults } from './vi-defaults.js';
+
+export function registerCatalogsCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+  const catalogs = program.command('catalogs').description('The values the service accepts: report types, statistics, vegetation-index defaults');
+  registerCatalogsReportTypes(catalogs, deps, wrap);
+  registerCatalogsStatistics(catalogs, deps, wrap);
+  registerCatalogsViDefaults(catalogs, deps, wrap);
+}

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import type { ReportTypeEntry } from '../../../contract/index.js';
+import { analysisTypes } from '../../../contract/vocabulary.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { choiceOption } from '../../list-options.js';
+import type { Column } from '../../output.js';
+import type { Wrap } from '../../program.js';
+
+export interface CatalogsReportTypesOptions extends GlobalOptions {
+  analysisType?: string;
+}
+
+export function registerCatalogsReportTypes(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('report-types')
+    .description('Report types per analysis type (the valid `reportType` keys and their ids)')
+    .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes))
+    .addHelpText(
+      'after',
+      `
+Labels are shown in the profile's language (\`reportctl config set language es\`).
+
+Examples:
+  $ reportctl catalogs report-types
+  $ reportctl catalogs report-types --analysis-type counting --json`,
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runCatalogsReportTypes(command.optsWithGlobals<CatalogsReportTypesOptions>(), deps)));
+}
+
+interface ReportTypeRow {
+  analysisType: string;
+  entry: ReportTypeEntry;
+}
+
+export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printJson, printTable }] = await Promise.all([import('../../session.js'), import('../../output.js')]);
+  const session = await connect(options, deps);
+  const catalog = await session.api.catalogs.reportTypes();
+  session.progress.stop();
+  if (options.json) return printJson(deps, options.analysisType ? catalog[options.analysisType] : catalog);
+  const language = session.settings.language;
+  const rows: ReportTypeRow[] = [];
+  // The real service may list analysis types this client does not know yet: show them too.
+  for (const [analysisType, entries] of Object.entries(catalog)) {
+    if (options.analysisType !== undefined && analysisType !== options.analysisType) continue;
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as ReportTypeEntry[]) rows.push({ analysisType, entry });
+  }
+  const columns: Column<ReportTypeRow>[] = [
+    { header: 'ANALYSIS', value: (row) => row.analysisType },
+    { header: 'KEY', value: (row) => row.entry.key, color: (text, _row, style) => style.cyan(text) },
+    { header: 'LABEL', value: (row) => row.entry.label[language] ?? row.entry.label.en },
+    { header: 'CATEGORY', value: (row) => row.entry.reportCategory },
+    { header: 'ID', value: (row) => row.entry.id, color: (text, _row, style) => style.dim(text) },
+  ];
+  await printTable(deps, session.style, columns, rows);
+}

@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import type { ColorScale, VegetationIndexDefaults } from '../../../contract/index.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { Column } from '../../output.js';
+import type { Wrap } from '../../program.js';
+
+export function registerCatalogsViDefaults(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('vi-defaults')
+    .alias('vegetation-index-defaults')
+    .description('Vegetation-index defaults: index names, colour scales, accent colours, page defaults and formula rules')
+    .addHelpText('after', '\nExamples:\n  $ reportctl catalogs vi-defaults\n  $ reportctl catalogs vi-defaults --json | jq .customFormula')
+    .action(wrap(async (_o: unknown, command: Command) => runCatalogsViDefaults(command.optsWithGlobals<GlobalOptions>(), deps)));
+}
+
+interface IndexRow {
+  indexName: string;
+  accent?: string;
+  scale?: ColorScale;
+}
+
+const SWATCH = '■';
+
+/** The swatch block painted in the index's own accent colour (24-bit, like the palette itself). */
+function paintSwatch(text: string, hex: string | undefined): string {
+  const match = hex === undefined ? null : /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!match || !text.startsWith(SWATCH)) return text;
+  const [r, g, b] = match.slice(1).map((part) => parseInt(part, 16));
+  return `\u001b[38;2;${r};${g};${b}m${SWATCH}\u001b[39m${text.slice(SWATCH.length)}`;
+}
+
+function scaleRange(scale: ColorScale | undefined): string {
+  if (!scale || scale.stops.length === 0) return '-';
+  const first = scale.stops[0]!;
+  const last = scale.stops[scale.stops.length - 1]!;
+  return `${first.value} … ${last.value} (${scale.stops.length} stops, ${first.color} → ${last.color})`;
+}
+
+export async function runCatalogsViDefaults(options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printJson, printTable }, { writeLine }] = await Promise.all([
+    import('../../session.js'),
+    import('../../output.js'),
+    import('../../io.js'),
+  ]);
+  const session = await connect(options, deps);
+  const defaults: VegetationIndexDefaults = await session.api.catalogs.vegetationIndexDefaults();
+  session.progress.stop();
+  if (options.json) return printJson(deps, defaults);
+  const { style } = session;
+  const rows: IndexRow[] = defaults.indexNames.map((indexName) => ({
+    indexName,
+    ...(defaults.accentColors[indexName] !== undefined ? { accent: defaults.accentColors[indexName] } : {}),
+    ...(defaults.colorScales[indexName] !== undefined ? { scale: defaults.colorScales[indexName] } : {}),
+  }));
+  const columns: Column<IndexRow>[] = [
+    { header: 'INDEX', value: (row) => row.indexName, color: (text, _row, s) => s.bold(text) },
+    // The swatch is part of the value so the table sizes the column for it; colour only paints it.
+    { header: 'ACCENT', value: (row) => (style.enabled && row.accent ? `${SWATCH} ` : '') + (row.accent ?? '-'), color: (text, row) => paintSwatch(text, row.accent) },
+    { header: 'SCALE', value: (row) => scaleRange(row.scale) },
+  ];
+  await printTable(deps, style, columns, rows);
+
+  const { paperSize, mapResolution, margins, saviL } = defaults.defaults;
+  const formula = defaults.customFormula;
+  const section = (title: string, lines: [string, string][]) => {
+    writeLine(deps.io.stdout);
+    writeLine(deps.io.stdout, style.bold(title));
+    const width = Math.max(...lines.map(([label]) => label.length));
+    for (const [label, value] of lines) writeLine(deps.io.stdout, `  ${style.dim(label.padEnd(width))}  ${value}`);
+  };
+  section('Defaults', [
+    ['paper size', paperSize],
+    ['map resolution', `${mapResolution} dpi`],
+    ['margins', `top ${margins.top}, right ${margins.right}, bottom ${margins.bottom}, left ${margins.left}`],
+    ['saviL', String(saviL)],
+    ['layouts', `portrait (${defaults.layouts.portrait.elements.length} elements), landscape (${defaults.layouts.landscape.elements.length} elements)`],
+  ]);
+  section('Custom_Index formulas', [
+    ['bands', formula.allowedBands.join(', ')],
+    ['scalars', formula.allowedScalars.join(', ')],
+    ['functions', formula.allowedFunctions.map((name) => `${name}(x)`).join(', ')],
+    ['division', formula.rules.divisionRequiresEps ? 'every divisor must contain eps' : 'no rule'],
+  ]);
+}

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import type { Wrap } from '../../program.js';
+import { registerConfigGet } from './get.js';
+import { registerConfigList } from './list.js';
+import { registerConfigSet } from './set.js';
+import { registerConfigUse } from './use.js';
+
+export function registerConfigCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+  const config = program
+    .command('config')
+    .description('Connection settings in named profiles (base URL, key, key header, language)');
+  registerConfigGet(config, deps, wrap);
+  registerConfigSet(config, deps, wrap);
+  registerConfigList(config, deps, wrap);
+  registerConfigUse(config, deps, wrap);
+}

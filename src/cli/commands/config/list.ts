@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { Column } from '../../output.js';
+import type { Wrap } from '../../program.js';
+
+interface Row {
+  key: string;
+  value: string | undefined;
+  source: string;
+}
+
+export function registerConfigList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('list')
+    .alias('ls')
+    .description('Show the effective settings and where each comes from (the key redacted)')
+    .addHelpText('after', '\nExamples:\n  $ reportctl config list\n  $ REPORTCTL_PROFILE=staging reportctl config list --json')
+    .action(wrap(async (_o: unknown, command: Command) => runConfigList(command.optsWithGlobals<GlobalOptions>(), deps)));
+}
+
+export async function runConfigList(options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ openConfig }, { describeSettings }, { printJson, printTable }, { loadStyle }, { colorEnabled }] = await Promise.all([
+    import('../../config.js'),
+    import('./settings.js'),
+    import('../../output.js'),
+    import('../../style.js'),
+    import('../../io.js'),
+  ]);
+  const config = await openConfig(deps.env);
+  const stored = config.read();
+  const rows = describeSettings(options, deps.env, stored);
+  const profiles = Object.keys(stored.profiles ?? {});
+  if (options.json) {
+    const settings = Object.fromEntries(rows.map((row) => [row.key, { value: row.value ?? null, source: row.source }]));
+    return printJson(deps, { configFile: config.path, profiles, settings });
+  }
+  const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+  const columns: Column<Row>[] = [
+    { header: 'KEY', value: (row) => row.key, color: (text, _row, s) => s.bold(text) },
+    { header: 'VALUE', value: (row) => row.value ?? '-' },
+    { header: 'SOURCE', value: (row) => row.source, color: (text, _row, s) => s.dim(text) },
+  ];
+  const extra: Row[] = [
+    { key: 'profiles', value: profiles.join(', ') || '-', source: 'config file' },
+    { key: 'config-file', value: config.path, source: '-' },
+  ];
+  await printTable(deps, style, columns, [...rows, ...extra]);
+}

@@ -1,0 +1,49 @@
+import { Argument, type Command } from 'commander';
+import { profileField, profileKeys, type ProfileKey } from '../../config.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { Wrap } from '../../program.js';
+
+const environmentOverrides: Partial<Record<ProfileKey, string>> = { 'base-url': 'REPORTCTL_BASE_URL', 'api-key': 'REPORTCTL_API_KEY' };
+
+export function registerConfigSet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('set')
+    .description('Save a setting in a profile (the current one, or --profile NAME)')
+    .addArgument(new Argument('<key>', 'the setting').choices(profileKeys))
+    .argument('<value>', 'its value')
+    .addHelpText(
+      'after',
+      `
+Keys:
+  base-url     the service, an http(s) URL
+  api-key      the key (prefer \`reportctl auth login\`, which checks it and does not echo it)
+  key-header   how the key travels: apiKey, X-API-Key or Authorization (Bearer)
+  language     labels in en or es
+
+Examples:
+  $ reportctl config set base-url https://reports.example.com
+  $ reportctl config set language es --profile staging`,
+    )
+    .action(
+      wrap(async (key: ProfileKey, value: string, _o: unknown, command: Command) =>
+        runConfigSet(key, value, command.optsWithGlobals<GlobalOptions>(), deps),
+      ),
+    );
+}
+
+export async function runConfigSet(key: ProfileKey, rawValue: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ openConfig, resolveSettings }, { parseSettingValue, redactKey, checkProfileName }, { writeLine }] = await Promise.all([
+    import('../../config.js'),
+    import('./settings.js'),
+    import('../../io.js'),
+  ]);
+  const value = parseSettingValue(key, rawValue);
+  const config = await openConfig(deps.env);
+  const current = config.read();
+  const name = checkProfileName(resolveSettings(options, deps.env, current).profileName);
+  const profile = { ...(current.profiles?.[name] ?? {}), [profileField[key]]: value };
+  config.write({ ...current, profiles: { ...(current.profiles ?? {}), [name]: profile } });
+  writeLine(deps.io.stderr, `${key} = ${key === 'api-key' ? redactKey(value) : value} saved in profile ${name} (${config.path})`);
+  const overriding = environmentOverrides[key];
+  if (overriding && deps.env[overriding]) writeLine(deps.io.stderr, `note: ${overriding} is set and takes precedence over the profile`);
+}

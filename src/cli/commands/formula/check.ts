@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import { checkFormula } from '../../../formula/check.js';
+import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+import { loadStyle } from '../../style.js';
+import { renderReport, type FormulaReport } from './render.js';
+import { readFile } from 'node:fs/promises';
+
+export interface FormulaCheckOptions extends GlobalOptions {
+  formula?: string;
+  file?: string;
+  remoteRules?: boolean;
+}
+
+export function registerFormulaCheck(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('check')
+    .description('Check a Custom_Index formula offline with the bundled parser (the one the service uses)')
+    .argument('[formula]', 'the formula; put `--` before one that starts with `-`')
+    .option('-f, --file <path>', 'check one formula per line of a file (`-` reads stdin); blank lines and lines starting with # are skipped')
+    .option('--remote-rules', "check against the bands, scalars, functions and rules the service publishes (its vegetation-index defaults) instead of the bundled ones")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl formula check '(NIR - R) / (NIR + R + eps)'
+  $ reportctl formula check -- '-NIR / (R + eps)'
+  $ reportctl formula check --file formulas.txt --json
+  $ cat formulas.txt | reportctl formula check --file -
+  $ reportctl formula check --remote-rules 'RE / (NIR + eps)'
+
+Exit status: 0 when every formula is valid, 1 when any is invalid, 2 on usage errors.`,
+    )
+    .action(
+      wrap(async (formula: string | undefined, _options: unknown, command: Command) => {
+        const options = { ...command.optsWithGlobals<FormulaCheckOptions>(), formula };
+        return runFormulaCheck(options, deps, options.remoteRules ? await remoteFormulaRules(options, deps) : defaultFormulaRules);
+      }),
+    );
+}
+
+interface Line {
+  label?: string;
+  formula: string;
+}
+
+async function formulasToCheck(options: FormulaCheckOptions, deps: CliDeps): Promise<Line[]> {
+  if (options.formula !== undefined && options.file !== undefined) {
+    throw new UsageError('give either a FORMULA argument or --file, not both');
+  }
+  if (options.file === undefined) {
+    if (options.formula === undefined) {
+      throw new UsageError('missing FORMULA (or --file PATH, or --file - for stdin)');
+    }
+    return [{ formula: options.formula }];
+  }
+  let text: string;
+  if (options.file === '-') {
+    text = await readAll(deps.io.stdin);
+  } else {
+    try {
+      text = await readFile(options.file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--file: cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
+  const lines: Line[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const formula = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (formula.trim() === '' || formula.trimStart().startsWith('#')) return;
+    lines.push({ label: `line ${index + 1}`, formula });
+  });
+  if (lines.length === 0) throw new UsageError(`--file: no formulas in ${options.file === '-' ? 'stdin' : options.file}`);
+  return lines;
+}
+
+export function formulaReport(formula: string, rules: FormulaRules): FormulaReport {
+  const check = checkFormula(formula, rules);
+  return {
+    formula,
+    valid: check.valid,
+    usesL: check.usesL,
+    errors: check.errors.map(({ message, offset, length, suggestion }) =>
+      suggestion === undefined ? { message, offset, length } : { message, offset, length, suggestion },
+    ),
+  };
+}
+
+/** The rules the service publishes; loaded lazily so the offline check never loads the client. */
+export async function remoteFormulaRules(options: GlobalOptions, deps: CliDeps): Promise<FormulaRules> {
+  const [{ connect }, { formulaRulesOf }] = await Promise.all([import('../../session.js'), import('../../../contract/template.js')]);
+  const session = await connect(options, deps);
+  const defaults = await session.api.catalogs.vegetationIndexDefaults();
+  session.progress.stop();
+  return formulaRulesOf(defaults);
+}
+
+export async function runFormulaCheck(
+  options: FormulaCheckOptions,
+  deps: CliDeps,
+  rules: FormulaRules = defaultFormulaRules,
+): Promise<ExitCodeValue> {
+  const lines = await formulasToCheck(options, deps);
+  const reports = lines.map((line) => ({ line, report: formulaReport(line.formula, rules) }));
+  if (options.json) {
+    for (const { report } of reports) writeLine(deps.io.stdout, JSON.stringify(report));
+  } else {
+    const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+    const tty = isStdoutTTY(deps.io);
+    const width = terminalWidth(deps.io);
+    for (const { line, report } of reports) {
+      const rendered = renderReport(report, style, { width, symbols: tty, ...(line.label ? { label: line.label } : {}) });
+      writeLine(deps.io.stdout, rendered);
+    }
+  }
+  return reports.every(({ report }) => report.valid) ? ExitCode.ok : ExitCode.failed;
+}

@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { checkFormula } from '../../../formula/check.js';
+import { evaluate, FormulaEvaluationError } from '../../../formula/evaluate.js';
+import { defaultFormulaRules } from '../../../formula/rules.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+import { loadStyle } from '../../style.js';
+import { formulaReport } from './check.js';
+import { renderReport } from './render.js';
+
+export interface FormulaEvalOptions extends GlobalOptions {
+  formula: string;
+  band: Record<string, number>;
+  eps: number;
+  L: number;
+}
+
+function parseNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag}: \`${text}\` is not a number`);
+  return value;
+}
+
+function collectBand(text: string, previous: Record<string, number>): Record<string, number> {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(text);
+  if (!match) throw new UsageError(`--band: expected NAME=VALUE (e.g. NIR=0.62), got \`${text}\``);
+  return { ...previous, [match[1]!]: parseNumber(`--band ${match[1]}`, match[2]!) };
+}
+
+export function registerFormulaEval(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('eval')
+    .description('Evaluate a formula on given band values (reflectances)')
+    .argument('<formula>', 'the formula; put `--` before one that starts with `-`')
+    .option('-b, --band <NAME=VALUE>', 'a band value, repeatable: --band NIR=0.62 --band R=0.08', collectBand, {})
+    .option('--eps <value>', 'value of eps', (text) => parseNumber('--eps', text), 1e-9)
+    .option('--L <value>', 'value of L (the SAVI soil factor)', (text) => parseNumber('--L', text), 0.5)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl formula eval '(NIR - R) / (NIR + R + eps)' --band NIR=0.62 --band R=0.08
+  $ reportctl formula eval '(1 + L) * (NIR - R) / (NIR + R + L + eps)' -b NIR=0.5 -b R=0.1 --L 0.5 --json`,
+    )
+    .action(
+      wrap(async (formula: string, _options: unknown, command: Command) =>
+        runFormulaEval({ ...command.optsWithGlobals<FormulaEvalOptions>(), formula }, deps),
+      ),
+    );
+}
+
+export async function runFormulaEval(options: FormulaEvalOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const check = checkFormula(options.formula, defaultFormulaRules);
+  if (!check.valid || !check.ast) {
+    const report = formulaReport(options.formula, defaultFormulaRules);
+    if (options.json) {
+      writeLine(deps.io.stdout, JSON.stringify(report));
+    } else {
+      const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
+      writeLine(deps.io.stderr, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
+    }
+    return ExitCode.failed;
+  }
+  const values = { ...options.band, eps: options.eps, L: options.L };
+  let value: number;
+  try {
+    value = evaluate(check.ast, values);
+  } catch (error) {
+    if (error instanceof FormulaEvaluationError) {
+      const flags = error.missing.map((name) => `--band ${name}=VALUE`).join(' ');
+      throw new UsageError(`no value for ${error.missing.join(', ')}`, `add ${flags}`);
+    }
+    throw error;
+  }
+  if (options.json) {
+    writeLine(deps.io.stdout, JSON.stringify({ formula: options.formula, value: Number.isFinite(value) ? value : String(value), values }));
+  } else {
+    writeLine(deps.io.stdout, String(value));
+  }
+  return ExitCode.ok;
+}

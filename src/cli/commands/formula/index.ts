@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import type { Wrap } from '../../program.js';
+import { registerFormulaCheck } from './check.js';
+import { registerFormulaEval } from './eval.js';
+import { registerFormulaValidate } from './validate.js';
+
+export function registerFormulaCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+  const formula = program
+    .command('formula')
+    .description('Check, evaluate and validate Custom_Index formulas');
+  registerFormulaCheck(formula, deps, wrap);
+  registerFormulaEval(formula, deps, wrap);
+  registerFormulaValidate(formula, deps, wrap);
+}

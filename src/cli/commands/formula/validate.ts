@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+import { loadStyle } from '../../style.js';
+import { renderReport, type FormulaReport } from './render.js';
+
+export interface FormulaValidateOptions extends GlobalOptions {
+  formula: string;
+}
+
+export function registerFormulaValidate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('validate')
+    .description("Validate a Custom_Index formula with the service's validate-formula endpoint")
+    .argument('<formula>', 'the formula; put `--` before one that starts with `-`')
+    .addHelpText(
+      'after',
+      `
+\`formula check\` gives the same answer offline, with hints; this asks the service itself.
+
+Examples:
+  $ reportctl formula validate '(NIR - R) / (NIR + R + eps)'
+  $ reportctl formula validate 'NIR / R' --json
+
+Exit status: 0 when valid, 1 when invalid.`,
+    )
+    .action(
+      wrap(async (formula: string, _options: unknown, command: Command) =>
+        runFormulaValidate({ ...command.optsWithGlobals<FormulaValidateOptions>(), formula }, deps),
+      ),
+    );
+}
+
+export async function runFormulaValidate(options: FormulaValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const { connect } = await import('../../session.js');
+  // The service answers an over-long formula with a 400; say so without the round trip.
+  if (options.formula.length > MAX_FORMULA_LENGTH) {
+    throw new UsageError(`the formula is ${options.formula.length} characters long; the service accepts at most ${MAX_FORMULA_LENGTH}`);
+  }
+  const session = await connect(options, deps);
+  const result = await session.api.templates.validateFormula(options.formula);
+  session.progress.stop();
+  const report: FormulaReport = {
+    formula: options.formula,
+    valid: result.valid,
+    usesL: result.usesL,
+    errors: (result.errors ?? []).map(({ message, offset, length }) => ({ message, offset, length })),
+  };
+  if (options.json) {
+    writeLine(deps.io.stdout, JSON.stringify(report));
+  } else {
+    const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+    writeLine(deps.io.stdout, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
+  }
+  return report.valid ? ExitCode.ok : ExitCode.failed;
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
+import type { Wrap } from '../../program.js';
+import { stepColumns, stepsDone } from './columns.js';
+
+export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('get')
+    .description('Show one queue run with its steps (the run as the service returns it with --json)')
+    .argument('<id>', 'queue run id')
+    .addHelpText('after', '\nExamples:\n  $ reportctl queue-runs get RUN_ID\n  $ reportctl queue-runs get RUN_ID --json | jq .status')
+    .action(wrap(async (id: string, _o: unknown, command: Command) => runQueueRunsGet(id, command.optsWithGlobals<GlobalOptions>(), deps)));
+}
+
+export async function runQueueRunsGet(id: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { findQueueRun }, { printJson, printTable, formatTime, statusColor }, { writeLine }] = await Promise.all([
+    import('../../session.js'),
+    import('../../../client/api.js'),
+    import('../../output.js'),
+    import('../../io.js'),
+  ]);
+  const session = await connect(options, deps);
+  // The service has no endpoint for one run: it is looked up in the list.
+  const found = await findQueueRun(session.api, id, 1, deps.signal);
+  session.progress.stop();
+  if (!found) throw new CliError(`queue run ${id} not found`, ExitCode.notFound, 'see `reportctl queue-runs list`');
+  const { run } = found;
+  if (options.json) return printJson(deps, run);
+  const { style } = session;
+  const rows: [string, string][] = [
+    ['id', run.id],
+    ['name', run.name],
+    ['queue', run.queueId],
+    ['status', statusColor(run.status, style)(run.status)],
+    ['steps', `${stepsDone(run)}/${run.steps.length} completed`],
+    ['estimated', `${run.estimatedHa} ha`],
+    ['created', formatTime(run.createdAt, deps)],
+    ['started', formatTime(run.startedAt, deps)],
+    ['finished', formatTime(run.finishedAt, deps)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+  writeLine(deps.io.stdout);
+  await printTable(deps, style, stepColumns(deps), [...run.steps].sort((a, b) => a.order - b.order));
+}

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import type { Wrap } from '../../program.js';
+import { registerQueueRunsGet } from './get.js';
+import { registerQueueRunsList } from './list.js';
+import { registerQueueRunsWatch } from './watch.js';
+
+export function registerQueueRunsCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+  const queueRuns = program.command('queue-runs').description('Runs of saved queues, with per-step status: list, show, watch until done');
+  registerQueueRunsList(queueRuns, deps, wrap);
+  registerQueueRunsGet(queueRuns, deps, wrap);
+  registerQueueRunsWatch(queueRuns, deps, wrap);
+}

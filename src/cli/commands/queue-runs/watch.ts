@@ -1,0 +1,203 @@
+import type { Command } from 'commander';
+import type { QueueRun } from '../../../contract/index.js';
+import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import { terminalWidth, writeLine } from '../../io.js';
+import { statusColor } from '../../output.js';
+import { secondsOption } from '../../parse.js';
+import type { Wrap } from '../../program.js';
+import type { Style } from '../../style.js';
+import { currentStep, stepsDone, stepSymbol } from './columns.js';
+
+export interface QueueRunsWatchOptions extends GlobalOptions {
+  interval: number;
+  timeout?: number;
+  exitStatus?: boolean;
+}
+
+/** Longest pause between tries while the service is failing. */
+const MAX_BACKOFF_MS = 30_000;
+
+export function registerQueueRunsWatch(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('watch')
+    .description('Follow a queue run step by step until it completes, fails or is cancelled')
+    .argument('<id>', 'queue run id')
+    .option('-i, --interval <seconds>', 'seconds between polls (at least 0.5)', secondsOption(0.5), 5)
+    .option('--timeout <seconds>', 'give up (exit 8) if the run is still going after this long', secondsOption(0))
+    .option('--exit-status', 'exit 1 when the run fails or is cancelled')
+    .addHelpText(
+      'after',
+      `
+On a terminal the view redraws in place; piped, one line per change; with --json, one JSON
+object per change (the run as the service returns it), the final run last. Errors the service
+may recover from (network, 5xx) are retried with back-off and do not end the watch.
+
+Examples:
+  $ reportctl queue-runs watch RUN_ID
+  $ reportctl queue-runs watch RUN_ID --interval 2 --timeout 600 --exit-status
+  $ reportctl queue-runs watch RUN_ID --json | jq -r .status
+
+Exit status: 0 when the run ends (with --exit-status: 0 completed, 1 failed or cancelled),
+4 no such run, 8 --timeout reached, 130 interrupted.`,
+    )
+    .action(
+      wrap(async (id: string, _o: unknown, command: Command) => runQueueRunsWatch(id, command.optsWithGlobals<QueueRunsWatchOptions>(), deps)),
+    );
+}
+
+/** How a change is shown: redrawn in place on a terminal, a line when piped, NDJSON for scripts. */
+interface WatchView {
+  /** Called after every successful poll; `changed` says whether the run differs from the last one. */
+  show(run: QueueRun, changed: boolean, finished: boolean): void;
+  /** A message on stderr; the in-place view starts a fresh frame below it. */
+  notice(text: string): void;
+}
+
+export async function runQueueRunsWatch(id: string, options: QueueRunsWatchOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const [{ connect }, { findQueueRun }, { ApiResponseError, NetworkError }] = await Promise.all([
+    import('../../session.js'),
+    import('../../../client/api.js'),
+    import('../../../client/errors.js'),
+  ]);
+  const session = await connect(options, deps);
+  const intervalMs = Math.round((options.interval ?? 5) * 1000);
+  const deadline = options.timeout === undefined ? Infinity : deps.clock.now() + options.timeout * 1000;
+  const view = watchView(options, deps, session.style);
+  const transient = (error: unknown) =>
+    error instanceof NetworkError || (error instanceof ApiResponseError && (error.status >= 500 || error.status === 429));
+  const timedOut = (status: string) =>
+    new CliError(`queue run ${id} is still ${status} after ${options.timeout} s (--timeout)`, ExitCode.watchTimeout);
+
+  // Looking first on the page where the run was last seen keeps an unchanged run at one request per poll.
+  let page = 1;
+  let previous: string | undefined;
+  let lastStatus = 'unknown';
+  let failures = 0;
+  while (!deps.signal.aborted) {
+    let found: Awaited<ReturnType<typeof findQueueRun>>;
+    try {
+      found = await findQueueRun(session.api, id, page, deps.signal);
+    } catch (error) {
+      if (deps.signal.aborted) break;
+      if (!transient(error)) throw error;
+      session.progress.stop();
+      failures += 1;
+      const now = deps.clock.now();
+      if (now >= deadline) throw timedOut(lastStatus);
+      const waitMs = Math.min(deadline - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
+      view.notice(`reportctl: ${error instanceof Error ? error.message : String(error)}; still watching, next try in ${formatSeconds(waitMs)}`);
+      await deps.clock.sleep(waitMs, deps.signal);
+      continue;
+    }
+    failures = 0;
+    session.progress.stop();
+    if (!found) throw new CliError(`queue run ${id} not found`, ExitCode.notFound, 'see `reportctl queue-runs list`');
+    page = found.page;
+    const { run } = found;
+    lastStatus = run.status;
+    const snapshot = JSON.stringify(run);
+    const finished = finishedQueueRunStatuses.includes(run.status);
+    view.show(run, snapshot !== previous, finished);
+    previous = snapshot;
+    if (finished) return options.exitStatus && run.status !== 'completed' ? ExitCode.failed : ExitCode.ok;
+    const now = deps.clock.now();
+    if (now >= deadline) throw timedOut(run.status);
+    await deps.clock.sleep(Math.min(intervalMs, deadline - now), deps.signal);
+  }
+  return ExitCode.interrupted;
+}
+
+function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style): WatchView {
+  const out = deps.io.stdout;
+  if (options.json) {
+    return {
+      show: (run, changed) => changed && writeLine(out, JSON.stringify(run)),
+      notice: (text) => writeLine(deps.io.stderr, text),
+    };
+  }
+  if (out.isTTY !== true || deps.env.TERM === 'dumb') {
+    return {
+      show: (run, changed) => changed && writeLine(out, changeLine(run, new Date(deps.clock.now()).toISOString(), style)),
+      notice: (text) => writeLine(deps.io.stderr, text),
+    };
+  }
+  let drawn = 0;
+  return {
+    show: (run, _changed, finished) => {
+      const lines = frame(run, deps, style, finished ? undefined : options.interval);
+      // Up to the first line of the previous frame, clear everything below, draw again.
+      out.write((drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : '') + lines.map((line) => line + '\n').join(''));
+      drawn = lines.length;
+    },
+    notice: (text) => {
+      writeLine(deps.io.stderr, text);
+      drawn = 0;
+    },
+  };
+}
+
+/** `2026-05-01T10:00:00.000Z run RUN running step 2/3 lot-8 counting running` */
+export function changeLine(run: QueueRun, at: string, style: Style): string {
+  const parts = [at, 'run', run.id, statusColor(run.status, style)(run.status)];
+  const step = currentStep(run);
+  if (step) parts.push('step', `${step.order}/${run.steps.length}`, step.lotId, step.analysisType, statusColor(step.status, style)(step.status));
+  return parts.join(' ');
+}
+
+type Segment = [text: string, paint?: (text: string) => string];
+
+/** One screen of the in-place view; every line fits the terminal so the redraw count is exact. */
+function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: number | undefined): string[] {
+  const width = terminalWidth(deps.io) - 1;
+  const now = deps.clock.now();
+  const steps = [...run.steps].sort((a, b) => a.order - b.order);
+  const lotWidth = Math.max(3, ...steps.map((step) => step.lotId.length));
+  const typeWidth = Math.max(8, ...steps.map((step) => step.analysisType.length));
+  const paint = (status: string) => statusColor(status, style);
+  const lines: Segment[][] = [
+    [[run.name, style.bold], [`  ${run.id}`, style.dim]],
+    [
+      [`${stepSymbol(run.status)} ${run.status}`, paint(run.status)],
+      [`  ${stepsDone(run)}/${steps.length} steps done`],
+      [run.startedAt ? `  ${run.finishedAt ? 'took' : 'running for'} ${duration((run.finishedAt ? Date.parse(run.finishedAt) : now) - Date.parse(run.startedAt))}` : ''],
+    ],
+  ];
+  for (const step of steps) {
+    lines.push([
+      [`  ${stepSymbol(step.status)} `, paint(step.status)],
+      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${step.lotId.padEnd(lotWidth)}  ${step.analysisType.padEnd(typeWidth)}  `],
+      [step.status, paint(step.status)],
+      [step.analysisId ? `  ${step.analysisId}` : '', style.dim],
+    ]);
+  }
+  if (intervalSeconds !== undefined) {
+    lines.push([[`checked ${new Date(now).toISOString().slice(11, 19)}Z, every ${intervalSeconds} s; Ctrl-C to stop`, style.dim]]);
+  }
+  return lines.map((segments) => fit(segments, width));
+}
+
+function fit(segments: Segment[], width: number): string {
+  let left = width;
+  let line = '';
+  for (const [text, paint] of segments) {
+    if (left <= 0) break;
+    const shown = text.length > left ? text.slice(0, Math.max(0, left - 1)) + '…' : text;
+    left -= shown.length;
+    line += paint && shown !== '' ? paint(shown) : shown;
+  }
+  return line;
+}
+
+function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}

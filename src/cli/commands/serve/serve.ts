@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import { writeLine } from '../../io.js';
+import { integerOption, secondsOption } from '../../parse.js';
+import type { Wrap } from '../../program.js';
+
+export interface ServeOptions extends GlobalOptions {
+  host: string;
+  port: number;
+  db?: string;
+  demo?: boolean;
+  simulate?: boolean;
+  stepSeconds: number;
+  readsPerMinute: number;
+  writesPerMinute: number;
+  accessLog: boolean;
+}
+
+export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void {
+  program
+    .command('serve')
+    .description('Run the whole service on SQLite, for offline work, demos and CI')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 takes a free one)', integerOption(0, 65535), 4747)
+    .option('--db <path>', 'database file (`:memory:` keeps nothing; default: the user data directory)')
+    .option('--demo', 'also create a demo account with keys (printed once), templates, queues and runs')
+    .option('--simulate', 'advance queue runs in real time')
+    .option('--step-seconds <s>', 'with --simulate, seconds per life-cycle step', secondsOption(0.01), 2)
+    .option('--reads-per-minute <n>', 'read limit per account', integerOption(1), 120)
+    .option('--writes-per-minute <n>', 'write limit per account', integerOption(1), 30)
+    .option('--no-access-log', 'no access-log line per request on stderr')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl serve --demo
+  $ reportctl serve --port 0 --db :memory: --json
+  $ reportctl serve --demo --simulate --step-seconds 1
+
+The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
+JSON object { url, db, keys? }). SIGINT or SIGTERM finish the requests in flight and stop.`,
+    )
+    .action(wrap(async (_options: unknown, command: Command) => runServe(command.optsWithGlobals<ServeOptions>(), deps)));
+}
+
+/**
+ * Hidden knobs for the robustness tests (test/robustness), read from the environment so they
+ * stay out of --help: shorter request/header deadlines, and a size cap that fakes a full disk.
+ */
+function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTimeoutMs?: number; maxPageCount?: number } {
+  const positive = (name: string) => {
+    const value = Number(env[name]);
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  };
+  return {
+    requestTimeoutMs: positive('REPORTCTL_REQUEST_TIMEOUT_MS'),
+    headersTimeoutMs: positive('REPORTCTL_HEADERS_TIMEOUT_MS'),
+    maxPageCount: positive('REPORTCTL_TEST_MAX_PAGE_COUNT'),
+  };
+}
+
+export async function runServe(options: ServeOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const { startServer } = await import('../../../server/listen.js');
+  const { defaultDatabasePath } = await import('../../../server/data-dir.js');
+  const dbPath = options.db ?? defaultDatabasePath(deps.env);
+  let server;
+  try {
+    server = await startServer({
+      host: options.host,
+      port: options.port,
+      dbPath,
+      demo: options.demo === true,
+      ...(options.simulate ? { simulateStepMs: Math.round(options.stepSeconds * 1000) } : {}),
+      readsPerMinute: options.readsPerMinute,
+      writesPerMinute: options.writesPerMinute,
+      ...(options.accessLog ? { accessLog: (line: string) => writeLine(deps.io.stderr, line) } : {}),
+      errorLog: (error: unknown) =>
+        writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      ...testHooks(deps.env),
+    });
+  } catch (error) {
+    throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
+  }
+  const keys = server.demoKeys;
+  if (options.json) {
+    const line: Record<string, unknown> = { url: server.url, db: server.dbPath };
+    if (keys) line.keys = { accountId: keys.accountId, owner: keys.ownerKey, subUser: keys.subUserKey };
+    writeLine(deps.io.stdout, JSON.stringify(line));
+  } else {
+    writeLine(deps.io.stdout, `reportctl serve listening on ${server.url}`);
+    if (keys) {
+      writeLine(deps.io.stdout, `demo account ${keys.accountId}`);
+      writeLine(deps.io.stdout, `owner key:    ${keys.ownerKey}`);
+      writeLine(deps.io.stdout, `sub-user key: ${keys.subUserKey}`);
+      writeLine(deps.io.stderr, `keys are shown once; try: curl -H 'apiKey: ${keys.ownerKey}' ${server.url}/api/v2/templates`);
+    }
+    writeLine(deps.io.stderr, `database: ${server.dbPath}`);
+  }
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted) return resolve();
+    deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  return ExitCode.ok;
+}

@@ -1,0 +1,96 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { canPrompt, writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+import type { Session } from '../../session.js';
+
+export interface TemplatesCreateOptions extends GlobalOptions {
+  file?: string;
+  fromPreset?: string;
+  name?: string;
+}
+
+export function registerTemplatesCreate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('create')
+    .description('Create a template from a file, from a preset, or (on a terminal) step by step')
+    .option('-f, --file <path>', 'the template document as JSON (`-` reads stdin)')
+    .option('--from-preset <id>', 'start from a preset (see `templates presets`)')
+    .option('--name <name>', 'the template name (required with --from-preset; overrides the file)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl templates create --from-preset preset-counting-summary --name "Lot 7 — stand count"
+  $ reportctl templates create --file template.json
+  $ reportctl templates create            # on a terminal: a guided walk through the catalogs
+
+Prints the new template's id (the whole document with --json).`,
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runTemplatesCreate(command.optsWithGlobals<TemplatesCreateOptions>(), deps)));
+}
+
+async function presetBody(session: Session, presetId: string, deps: CliDeps): Promise<Record<string, unknown>> {
+  const [{ allItems }, { presetSchema }] = await Promise.all([import('../../../client/paging.js'), import('../../../contract/index.js')]);
+  const ids: string[] = [];
+  for await (const preset of allItems(session.api.client, '/api/v2/templates/presets', presetSchema, {}, deps.signal)) {
+    if (preset.id === presetId) return { ...preset.seedPayload };
+    ids.push(preset.id);
+  }
+  const { closestMatch } = await import('../../suggest.js');
+  const guess = closestMatch(presetId, ids);
+  throw new CliError(`no preset ${presetId}`, ExitCode.notFound, guess ? `did you mean ${guess}? (see \`reportctl templates presets\`)` : 'see `reportctl templates presets`');
+}
+
+export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: CliDeps): Promise<void> {
+  if (options.file !== undefined && options.fromPreset !== undefined) {
+    throw new UsageError('give either --file or --from-preset, not both');
+  }
+  const interactive = canPrompt(deps.io, deps.env, options.input === false);
+  if (options.file === undefined && options.fromPreset === undefined && !interactive) {
+    throw new UsageError('nothing to create from', 'pass --file PATH, or --from-preset ID --name NAME (prompts need a terminal)');
+  }
+  if (options.fromPreset !== undefined && options.name === undefined && !interactive) {
+    throw new UsageError('--from-preset needs --name NAME (the new template\'s name)');
+  }
+  const [{ connect }, { submitTemplate }, { printJson }] = await Promise.all([
+    import('../../session.js'),
+    import('./submit.js'),
+    import('../../output.js'),
+  ]);
+  const session = await connect(options, deps);
+
+  let body: unknown;
+  if (options.file !== undefined) {
+    const { readJsonInput } = await import('../../input.js');
+    body = await readJsonInput(options.file, deps);
+    if (options.name !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      body = { ...(body as Record<string, unknown>), name: options.name };
+    }
+  } else if (options.fromPreset !== undefined) {
+    const seed = await presetBody(session, options.fromPreset, deps);
+    let name = options.name;
+    if (name === undefined) {
+      const { input } = await import('@inquirer/prompts');
+      name = await input(
+        { message: 'Template name', required: true, validate: (value) => (value.trim().length > 0 && value.length <= 200) || '1 to 200 characters' },
+        { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
+      );
+    }
+    body = { ...seed, name };
+  } else {
+    const { runCreateWizard } = await import('./wizard.js');
+    const fromWizard = await runCreateWizard(session, deps);
+    if (fromWizard === null) {
+      writeLine(deps.io.stderr, 'nothing created');
+      return;
+    }
+    body = fromWizard;
+  }
+
+  const created = await submitTemplate(deps, session.api, body, (value) => session.api.templates.create(value), 'the document');
+  if (options.json) return printJson(deps, created);
+  writeLine(deps.io.stdout, created.id);
+  writeLine(deps.io.stderr, `created template ${created.id} (${created.name})`);
+}

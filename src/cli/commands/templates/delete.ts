@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { canPrompt, writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+
+export interface TemplatesDeleteOptions extends GlobalOptions {
+  yes?: boolean;
+}
+
+export function registerTemplatesDelete(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('delete')
+    .alias('rm')
+    .description('Delete a template (asks first on a terminal)')
+    .argument('<id>', 'template id')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .addHelpText('after', '\nExamples:\n  $ reportctl templates delete ID\n  $ reportctl templates delete ID --yes')
+    .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesDelete(id, command.optsWithGlobals<TemplatesDeleteOptions>(), deps)));
+}
+
+export async function runTemplatesDelete(id: string, options: TemplatesDeleteOptions, deps: CliDeps): Promise<void> {
+  if (!options.yes) {
+    if (!canPrompt(deps.io, deps.env, options.input === false)) {
+      throw new UsageError(`refusing to delete template ${id} without confirmation`, 'pass --yes to delete without a prompt');
+    }
+    const { confirm } = await import('@inquirer/prompts');
+    const sure = await confirm(
+      { message: `Delete template ${id}? This cannot be undone.`, default: false },
+      { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
+    );
+    if (!sure) {
+      writeLine(deps.io.stderr, 'not deleted');
+      return;
+    }
+  }
+  const { connect } = await import('../../session.js');
+  const session = await connect(options, deps);
+  await session.api.templates.delete(id);
+  if (options.json) writeLine(deps.io.stdout, JSON.stringify({ id, deleted: true }));
+  else writeLine(deps.io.stderr, `deleted template ${id}`);
+}

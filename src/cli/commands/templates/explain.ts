@@ -1,0 +1,65 @@
+import type { AnalysisType, Catalogs, ValidationIssue } from '../../../contract/index.js';
+import { closestMatch } from '../../suggest.js';
+
+const NUMERIC_FIELDS = new Set(['mapResolution', 'saviL', 'margins.top', 'margins.right', 'margins.bottom', 'margins.left']);
+
+function valueAt(body: unknown, path: string): unknown {
+  let current: unknown = body;
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * The helpful version of the service's terse issues: the valid values from the catalogs and
+ * the closest match for a rejected reportType, statistic or index, and why a number sent as
+ * text is refused. Catalogs are read only when an issue needs them.
+ */
+export async function explainTemplateIssues(
+  issues: readonly ValidationIssue[],
+  body: unknown,
+  loadCatalogs: () => Promise<Catalogs>,
+): Promise<string[]> {
+  const hints: string[] = [];
+  let catalogs: Catalogs | undefined;
+  const catalogsOnce = async () => (catalogs ??= await loadCatalogs());
+  const analysisType = valueAt(body, 'analysisType');
+  const known = (type: unknown): type is AnalysisType => type === 'counting' || type === 'replanting' || type === 'path';
+
+  for (const issue of issues) {
+    const sent = valueAt(body, issue.path);
+    if (NUMERIC_FIELDS.has(issue.path) && typeof sent === 'string') {
+      hints.push(`${issue.path}: must be a JSON number, not text; write ${sent.trim() || '0'} without quotes`);
+      continue;
+    }
+    if (issue.path === 'reportType' && known(analysisType)) {
+      const keys = (await catalogsOnce()).reportTypes[analysisType].map((entry) => entry.key);
+      const guess = typeof sent === 'string' ? closestMatch(sent, keys) : undefined;
+      hints.push(`reportType: valid for ${analysisType}: ${keys.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`);
+    } else if (issue.path === 'reportTypeId' && known(analysisType)) {
+      const entry = (await catalogsOnce()).reportTypes[analysisType].find((candidate) => candidate.key === valueAt(body, 'reportType'));
+      if (entry) hints.push(`reportTypeId: the id of ${entry.key} is ${entry.id}`);
+    } else if (issue.path === 'reportCategory' && known(analysisType)) {
+      const entry = (await catalogsOnce()).reportTypes[analysisType].find((candidate) => candidate.key === valueAt(body, 'reportType'));
+      if (entry) hints.push(`reportCategory: ${entry.key} is a ${entry.reportCategory} report type`);
+    } else if (/^selectedStatistics\.\d+$/.test(issue.path) && known(analysisType)) {
+      const valid = (await catalogsOnce()).statistics[analysisType];
+      const guess = typeof sent === 'string' ? closestMatch(sent, valid) : undefined;
+      hints.push(`${issue.path}: \`${String(sent)}\` is not a ${analysisType} statistic${guess ? ` (did you mean ${guess}?)` : ''}; valid: ${valid.join(', ')}`);
+    } else if (issue.path === 'indexName' && typeof sent === 'string') {
+      const names = (await catalogsOnce()).vegetationIndexDefaults.indexNames;
+      const guess = closestMatch(sent, names);
+      hints.push(`indexName: valid: ${names.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`);
+    } else if (issue.path === 'analysisType') {
+      hints.push('analysisType: valid: counting, replanting, path');
+    }
+  }
+  return hints;
+}
+
+/** Issues as lines, each at its field. */
+export function issueLines(issues: readonly ValidationIssue[]): string[] {
+  return issues.map((issue) => `  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`);
+}

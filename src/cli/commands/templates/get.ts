@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { Wrap } from '../../program.js';
+
+export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('get')
+    .description('Show one template (the whole document with --json)')
+    .argument('<id>', 'template id')
+    .addHelpText('after', '\nExamples:\n  $ reportctl templates get 3c44560e-3111-4551-b3a0-e5d90d9356b3\n  $ reportctl templates get ID --json > template.json')
+    .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesGet(id, command.optsWithGlobals<GlobalOptions>(), deps)));
+}
+
+export async function runTemplatesGet(id: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printJson }, { writeLine }] = await Promise.all([
+    import('../../session.js'),
+    import('../../output.js'),
+    import('../../io.js'),
+  ]);
+  const session = await connect(options, deps);
+  const template = await session.api.templates.get(id);
+  if (options.json) return printJson(deps, template);
+  const { style } = session;
+  const rows: [string, string][] = [
+    ['id', template.id],
+    ['name', template.name],
+    ['analysis type', template.analysisType],
+    ['report type', `${template.reportType} (${template.reportTypeId})`],
+    ['category', template.reportCategory],
+    ['statistics', template.selectedStatistics.join(', ') || '-'],
+    ['paper', `${template.paperSize ?? '-'}, ${template.mapResolution ?? '-'} dpi`],
+    ['layouts', Object.keys(template.layouts ?? {}).join(', ') || '-'],
+  ];
+  if (template.indexName) rows.push(['index', template.indexName]);
+  if (template.formula) rows.push(['formula', template.formula]);
+  if (template.saviL !== undefined) rows.push(['saviL', String(template.saviL)]);
+  rows.push(['created', template.createdAt], ['updated', template.updatedAt]);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import type { Wrap } from '../../program.js';
+import { registerTemplatesCreate } from './create.js';
+import { registerTemplatesDelete } from './delete.js';
+import { registerTemplatesEdit } from './edit.js';
+import { registerTemplatesGet } from './get.js';
+import { registerTemplatesList } from './list.js';
+import { registerTemplatesPresets } from './presets.js';
+import { registerTemplatesReplace } from './replace.js';
+import { registerTemplatesValidate } from './validate.js';
+
+export function registerTemplatesCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+  const templates = program.command('templates').description('Report templates: list, show, create, replace, edit, delete, validate');
+  registerTemplatesList(templates, deps, wrap);
+  registerTemplatesGet(templates, deps, wrap);
+  registerTemplatesPresets(templates, deps, wrap);
+  registerTemplatesCreate(templates, deps, wrap);
+  registerTemplatesReplace(templates, deps, wrap);
+  registerTemplatesEdit(templates, deps, wrap);
+  registerTemplatesDelete(templates, deps, wrap);
+  registerTemplatesValidate(templates, deps, wrap);
+}

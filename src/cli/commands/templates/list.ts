@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { analysisTypes, reportCategories } from '../../../contract/vocabulary.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
+import type { Wrap } from '../../program.js';
+import { templateColumns } from './columns.js';
+
+export interface TemplatesListOptions extends GlobalOptions, ListOptions {
+  analysisType?: string;
+  reportType?: string;
+  reportCategory?: string;
+}
+
+export function registerTemplatesList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  addListOptions(
+    parent
+      .command('list')
+      .alias('ls')
+      .description("List the account's templates, newest first")
+      .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes))
+      .option('--report-type <key>', 'only this report type (exact key)')
+      .addOption(choiceOption('--report-category <category>', 'only this category', reportCategories)),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl templates list
+  $ reportctl templates list --analysis-type counting --wide
+  $ reportctl templates list --all --json > templates.json`,
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runTemplatesList(command.optsWithGlobals<TemplatesListOptions>(), deps)));
+}
+
+export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printList }, { templateSchema }] = await Promise.all([
+    import('../../session.js'),
+    import('../../list-output.js'),
+    import('../../../contract/index.js'),
+  ]);
+  const session = await connect(options, deps);
+  const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
+  await printList(
+    deps,
+    session,
+    options,
+    { path: '/api/v2/templates', itemSchema: templateSchema, query, fetchPage: (q) => session.api.templates.list(q) },
+    templateColumns(deps, options.wide === true),
+  );
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { addListOptions, type ListOptions } from '../../list-options.js';
+import type { Wrap } from '../../program.js';
+import { presetColumns } from './columns.js';
+
+export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  addListOptions(parent.command('presets').description('List starter templates (use one with `templates create --from-preset ID`)'))
+    .addHelpText('after', '\nExamples:\n  $ reportctl templates presets\n  $ reportctl templates presets --json')
+    .action(wrap(async (_o: unknown, command: Command) => runTemplatesPresets(command.optsWithGlobals<GlobalOptions & ListOptions>(), deps)));
+}
+
+export async function runTemplatesPresets(options: GlobalOptions & ListOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printList }, { presetSchema }] = await Promise.all([
+    import('../../session.js'),
+    import('../../list-output.js'),
+    import('../../../contract/index.js'),
+  ]);
+  const session = await connect(options, deps);
+  await printList(
+    deps,
+    session,
+    options,
+    { path: '/api/v2/templates/presets', itemSchema: presetSchema, query: {}, fetchPage: (q) => session.api.templates.presets(q) },
+    presetColumns,
+  );
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { writeLine } from '../../io.js';
+import type { Wrap } from '../../program.js';
+
+export interface TemplatesReplaceOptions extends GlobalOptions {
+  file: string;
+}
+
+export function registerTemplatesReplace(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('replace')
+    .description('Replace a whole template with a document (fields left out are gone: not a merge)')
+    .argument('<id>', 'template id')
+    .requiredOption('-f, --file <path>', 'the complete template document as JSON (`-` reads stdin)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl templates get ID --json > t.json && $EDITOR t.json && reportctl templates replace ID --file t.json
+  $ reportctl templates replace ID --file - < t.json`,
+    )
+    .action(
+      wrap(async (id: string, _o: unknown, command: Command) => runTemplatesReplace(id, command.optsWithGlobals<TemplatesReplaceOptions>(), deps)),
+    );
+}
+
+export async function runTemplatesReplace(id: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { submitTemplate }, { printJson }, { readJsonInput }] = await Promise.all([
+    import('../../session.js'),
+    import('./submit.js'),
+    import('../../output.js'),
+    import('../../input.js'),
+  ]);
+  const body = await readJsonInput(options.file, deps);
+  const session = await connect(options, deps);
+  const replaced = await submitTemplate(deps, session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
+  if (options.json) return printJson(deps, replaced);
+  writeLine(deps.io.stdout, replaced.id);
+  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${replaced.name})`);
+}

@@ -1,0 +1,51 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** The process's streams and what is known about them, injected into every command. */
+export interface IOStreams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function isStdoutTTY(io: IOStreams): boolean {
+  return io.stdout.isTTY === true;
+}
+
+export function isStderrTTY(io: IOStreams): boolean {
+  return io.stderr.isTTY === true;
+}
+
+export function terminalWidth(io: IOStreams): number {
+  return io.stdout.columns && io.stdout.columns > 20 ? io.stdout.columns : 80;
+}
+
+/**
+ * Colour on stdout only for a terminal, and never with NO_COLOR (any non-empty value) or
+ * --no-color. FORCE_COLOR wins over the TTY check, as most tools agree.
+ */
+export function colorEnabled(io: IOStreams, env: Env, colorFlag: boolean | undefined, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+  if (colorFlag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  if (env.TERM === 'dumb') return false;
+  return stream === 'stdout' ? isStdoutTTY(io) : isStderrTTY(io);
+}
+
+/** Prompts only where someone can answer them. */
+export function canPrompt(io: IOStreams, env: Env, noInputFlag: boolean | undefined): boolean {
+  if (noInputFlag === true) return false;
+  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
+  return io.stdin.isTTY === true && io.stdout.isTTY === true;
+}
+
+export function writeLine(stream: Writable, line = ''): void {
+  stream.write(line + '\n');
+}
+
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

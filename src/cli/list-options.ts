@@ -1,0 +1,24 @@
+import { Option, type Command } from 'commander';
+import { integerOption } from './parse.js';
+
+export interface ListOptions {
+  page?: number;
+  limit?: number;
+  all?: boolean;
+  wide?: boolean;
+}
+
+/** --page, --limit, --all and --wide, the same on every list command. */
+export function addListOptions(command: Command): Command {
+  return command
+    .option('--page <n>', 'page number (from 1)', integerOption(1))
+    .option('--limit <n>', 'items per page (1–100, default 20)', integerOption(1, 100))
+    .option('--all', 'every item, page by page (paced under the rate limit)')
+    .option('--wide', 'more columns')
+    .addOption(new Option('--no-wide').hideHelp());
+}
+
+/** An option limited to a fixed set, so help, completion and errors all name the values. */
+export function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
+  return new Option(flags, description).choices(choices);
+}

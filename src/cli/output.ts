@@ -1,0 +1,90 @@
+import type { CliDeps } from './context.js';
+import { isStdoutTTY, terminalWidth, writeLine } from './io.js';
+import type { Style } from './style.js';
+
+export function printJson(deps: CliDeps, value: unknown): void {
+  writeLine(deps.io.stdout, JSON.stringify(value, null, isStdoutTTY(deps.io) ? 2 : undefined));
+}
+
+export interface Column<T> {
+  header: string;
+  value(row: T): string;
+  color?(text: string, row: T, style: Style): string;
+}
+
+/**
+ * A bordered table sized to the terminal for people; tab-separated values without a header
+ * when piped, so scripts can cut columns.
+ */
+export async function printTable<T>(deps: CliDeps, style: Style, columns: Column<T>[], rows: T[]): Promise<void> {
+  if (!isStdoutTTY(deps.io)) {
+    for (const row of rows) writeLine(deps.io.stdout, columns.map((column) => column.value(row).replace(/[\t\n]/g, ' ')).join('\t'));
+    return;
+  }
+  const { default: Table } = await import('cli-table3');
+  const width = terminalWidth(deps.io);
+  const natural = columns.map((column) => Math.max(column.header.length, ...rows.map((row) => column.value(row).length)) + 2);
+  const budget = width - columns.length - 1;
+  const total = natural.reduce((sum, size) => sum + size, 0);
+  // Shrink the widest columns first so ids and statuses stay whole.
+  const widths = [...natural];
+  let excess = total - budget;
+  while (excess > 0) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= 8) break;
+    widths[widest]! -= 1;
+    excess -= 1;
+  }
+  const table = new Table({
+    head: columns.map((column) => style.bold(column.header)),
+    colWidths: widths,
+    wordWrap: false,
+    truncate: '…',
+    style: { head: [], border: [] },
+  });
+  for (const row of rows) {
+    table.push(columns.map((column) => (column.color ? column.color(column.value(row), row, style) : column.value(row))));
+  }
+  writeLine(deps.io.stdout, table.toString());
+}
+
+/** "showing 20 of 143" goes to stderr: it is advice, not data. */
+export function pageFooter(deps: CliDeps, shown: number, page: number, total: number): void {
+  if (total > shown && !(page > 1 && shown === 0)) {
+    writeLine(deps.io.stderr, `showing ${shown} of ${total} (page ${page}); use --all or --page ${page + 1}`);
+  } else if (shown === 0 && total > 0) {
+    writeLine(deps.io.stderr, `page ${page} is past the end (${total} in all)`);
+  }
+}
+
+export function statusColor(status: string, style: Style): (text: string) => string {
+  switch (status) {
+    case 'completed':
+      return style.green;
+    case 'failed':
+    case 'cancelled':
+      return style.red;
+    case 'running':
+    case 'claimed':
+      return style.cyan;
+    case 'skipped':
+      return style.dim;
+    default:
+      return style.yellow;
+  }
+}
+
+/** Relative times for people on a terminal, ISO 8601 when piped. */
+export function formatTime(iso: string | null | undefined, deps: CliDeps): string {
+  if (!iso) return '-';
+  if (!isStdoutTTY(deps.io)) return iso;
+  const seconds = Math.round((deps.clock.now() - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(seconds)) return iso;
+  const ago = (value: number, unit: string) => `${value}${unit} ago`;
+  if (seconds < 0) return iso;
+  if (seconds < 60) return ago(seconds, 's');
+  if (seconds < 3600) return ago(Math.floor(seconds / 60), 'm');
+  if (seconds < 86_400) return ago(Math.floor(seconds / 3600), 'h');
+  if (seconds < 30 * 86_400) return ago(Math.floor(seconds / 86_400), 'd');
+  return iso.slice(0, 10);
+}

@@ -1,0 +1,104 @@
+import { Command, CommanderError } from 'commander';
+import { registerFormulaCommands } from './commands/formula/index.js';
+import { registerServe } from './commands/serve/serve.js';
+import { registerAdmin } from './commands/admin/index.js';
+import { registerTemplatesCommands } from './commands/templates/index.js';
+import { registerCatalogsCommands } from './commands/catalogs/index.js';
+import { registerQueuesCommands } from './commands/queues/index.js';
+import { registerQueueRunsCommands } from './commands/queue-runs/index.js';
+import { registerAnalysesCommands } from './commands/analyses/index.js';
+import { registerApi } from './commands/api.js';
+import { registerConfigCommands } from './commands/config/index.js';
+import { registerAuthCommands } from './commands/auth/index.js';
+import { registerCompletion } from './commands/completion/index.js';
+import { registerDoctor } from './commands/doctor/doctor.js';
+import type { CliDeps } from './context.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
+import { explainError } from './explain.js';
+import { writeLine } from './io.js';
+
+/** Whatever a verb's action returns becomes the exit code (undefined means success). */
+export type ActionResult = ExitCodeValue | void;
+
+export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => void): Command {
+  const program = new Command('reportctl');
+  program
+    .description('Report templates, catalogs and queues for drone lot analyses: a client, an offline formula checker and an embedded service.')
+    .version(VERSION, '-V, --version')
+    .option('--json', 'print the service\'s JSON (for scripts)')
+    .option('--no-color', 'no colours (also NO_COLOR=1)')
+    .option('--no-input', 'never prompt; fail naming the flag that is needed instead')
+    .option('-v, --verbose', 'trace each HTTP request and response on stderr (the key redacted)')
+    .option('--base-url <url>', 'service base URL (env REPORTCTL_BASE_URL)')
+    .option('--api-key <key>', 'API key (prefer REPORTCTL_API_KEY or `auth login`)')
+    .option('--profile <name>', 'configuration profile (env REPORTCTL_PROFILE)')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => deps.io.stdout.write(text),
+      writeErr: (text) => deps.io.stderr.write(text),
+    });
+
+  // Every verb's action goes through here, so results and errors are handled in one place.
+  const wrap =
+    <A extends unknown[]>(action: (...args: A) => Promise<ActionResult>) =>
+    async (...args: A) => {
+      const code = await action(...args);
+      report(code ?? ExitCode.ok);
+    };
+
+  registerTemplatesCommands(program, deps, wrap);
+  registerCatalogsCommands(program, deps, wrap);
+  registerQueuesCommands(program, deps, wrap);
+  registerQueueRunsCommands(program, deps, wrap);
+  registerAnalysesCommands(program, deps, wrap);
+  registerApi(program, deps, wrap);
+  registerConfigCommands(program, deps, wrap);
+  registerAuthCommands(program, deps, wrap);
+  registerFormulaCommands(program, deps, wrap);
+  registerServe(program, deps, wrap);
+  registerAdmin(program, deps, wrap);
+  registerCompletion(program, deps, wrap);
+  registerDoctor(program, deps, wrap);
+  return program;
+}
+
+export type Wrap = <A extends unknown[]>(action: (...args: A) => Promise<ActionResult>) => (...args: A) => Promise<void>;
+
+declare const __VERSION__: string | undefined;
+const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
+
+/** Parses argv, runs the verb, and maps whatever happened to an exit code. Never throws. */
+export async function runCli(argv: readonly string[], deps: CliDeps): Promise<ExitCodeValue> {
+  let exitCode: ExitCodeValue = ExitCode.ok;
+  const program = buildProgram(deps, (code) => {
+    exitCode = code;
+  });
+  if (argv.length === 0) {
+    program.outputHelp();
+    return ExitCode.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, deps);
+  }
+}
+
+export function reportError(error: unknown, deps: CliDeps): ExitCodeValue {
+  if (error instanceof CommanderError) {
+    // Commander has already printed its message; help and version are not failures.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return ExitCode.ok;
+    }
+    return ExitCode.usage;
+  }
+  if (error instanceof SilentFailure) return error.exitCode;
+  if (deps.signal.aborted) return ExitCode.interrupted;
+  const explained = explainError(error, deps.env);
+  for (const line of explained.lines) writeLine(deps.io.stderr, line);
+  if (deps.env.REPORTCTL_DEBUG && error instanceof Error && error.stack) writeLine(deps.io.stderr, error.stack);
+  return explained.exitCode;
+}

@@ -1,0 +1,79 @@
+import type { ServiceApi } from '../client/api.js';
+import { openConfig, resolveSettings, type Settings } from './config.js';
+import type { CliDeps, GlobalOptions } from './context.js';
+import { UsageError } from './errors.js';
+import { colorEnabled, isStderrTTY, writeLine } from './io.js';
+import { loadStyle, type Style } from './style.js';
+
+/** What a command that talks to the service needs, built once per invocation. */
+export interface Session {
+  settings: Settings;
+  api: ServiceApi;
+  style: Style;
+  /** Progress for people: a spinner on a TTY stderr, nothing otherwise. */
+  progress: Progress;
+}
+
+export interface Progress {
+  update(text: string): void;
+  stop(): void;
+}
+
+export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promise<Settings> {
+  const config = await openConfig(deps.env);
+  return resolveSettings(options, deps.env, config.read());
+}
+
+export async function startProgress(deps: CliDeps): Promise<Progress> {
+  if (!isStderrTTY(deps.io)) return { update: () => {}, stop: () => {} };
+  const { default: ora } = await import('ora');
+  const spinner = ora({ stream: deps.io.stderr, discardStdin: false });
+  return {
+    update: (text) => {
+      spinner.text = text;
+      if (!spinner.isSpinning) spinner.start();
+    },
+    stop: () => spinner.stop(),
+  };
+}
+
+export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Session> {
+  const settings = await settingsFor(options, deps);
+  try {
+    const url = new URL(settings.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new UsageError(`base URL \`${settings.baseUrl}\` (from ${settings.sources.baseUrl}) is not an http(s) URL`, 'set --base-url, REPORTCTL_BASE_URL or `reportctl config set base-url URL`');
+  }
+  const [{ ApiClient }, { serviceApi }] = await Promise.all([import('../client/http.js'), import('../client/api.js')]);
+  const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+  const progress = await startProgress(deps);
+  const tty = isStderrTTY(deps.io);
+  const timeoutMs = timeoutFrom(deps.env);
+  const client = new ApiClient({
+    baseUrl: settings.baseUrl,
+    ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
+    keyHeader: settings.keyHeader,
+    sleep: deps.clock.sleep,
+    now: deps.clock.now,
+    signal: deps.signal,
+    userAgent: 'reportctl',
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, line) } : {}),
+    onWait: (reason) => {
+      // On a terminal the spinner says it; piped, only --verbose does: a failure stays one line.
+      if (tty) progress.update(reason);
+      else if (options.verbose) writeLine(deps.io.stderr, `reportctl: ${reason}`);
+    },
+  });
+  return { settings, api: serviceApi(client), style, progress };
+}
+
+/** REPORTCTL_TIMEOUT_MS: how long to wait for an answer (default 30 s); tests make it short. */
+function timeoutFrom(env: CliDeps['env']): number | undefined {
+  const text = env.REPORTCTL_TIMEOUT_MS;
+  if (text === undefined || text === '') return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1) throw new UsageError(`REPORTCTL_TIMEOUT_MS must be a whole number of milliseconds, got \`${text}\``);
+  return ms;
+}

@@ -1,0 +1,63 @@
+import type { ValidationIssue } from '../contract/index.js';
+
+/** The service answered with an error body (or at least an error status). */
+export class ApiResponseError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: ValidationIssue[] = [],
+    readonly method: string = 'GET',
+    readonly url: string = '',
+  ) {
+    super(message);
+    this.name = 'ApiResponseError';
+  }
+}
+
+/** Still 429 after the bounded retries. */
+export class RateLimitedError extends ApiResponseError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    method: string,
+    url: string,
+    attempts: number,
+  ) {
+    super(429, 'RATE_LIMITED', `still rate limited after ${attempts} attempts (the service asks to wait ${retryAfterSeconds} s)`, [], method, url);
+    this.name = 'RateLimitedError';
+  }
+}
+
+/** Codes that mean no connection was made at all. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** The service could not be reached, or the connection broke, or it did not answer in time. */
+export class NetworkError extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    readonly timedOut = false,
+    /** The system or undici code (ECONNREFUSED, UND_ERR_SOCKET ...), '' when there is none. */
+    readonly code = '',
+  ) {
+    super(
+      timedOut
+        ? `no answer from ${url} in time (${reason})`
+        : UNREACHABLE.has(code) || code === ''
+          ? `cannot reach ${url}: ${reason}`
+          : `lost the connection to ${url}: ${reason}`,
+    );
+    this.name = 'NetworkError';
+  }
+}
+
+/** A 2xx whose body is not what the contract describes, even read leniently. */
+export class UnexpectedResponseError extends Error {
+  constructor(
+    readonly url: string,
+    detail: string,
+  ) {
+    super(`unexpected response from ${url}: ${detail}`);
+    this.name = 'UnexpectedResponseError';
+  }
+}

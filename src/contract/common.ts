@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { analysisTypes, reportCategories } from './vocabulary.js';
+
+export const analysisTypeSchema = z.enum(analysisTypes);
+export type AnalysisType = z.infer<typeof analysisTypeSchema>;
+
+export const reportCategorySchema = z.enum(reportCategories);
+export type ReportCategory = z.infer<typeof reportCategorySchema>;
+
+/** ISO 8601 UTC with milliseconds, as every timestamp the service writes. */
+export const timestampSchema = z.iso.datetime({ precision: 3 });
+
+export const hexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1a9850');
+
+/** One page of any list. */
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    total: z.number().int().min(0),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(100),
+    data: z.array(item),
+  });
+}
+export type Paginated<T> = { total: number; page: number; limit: number; data: T[] };
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+
+/** Pages far past the end are fine (200, empty), as long as the offset stays a safe integer. */
+const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE_MAX);
+
+/** A positive integer sent as a query string. Anything else (1.5, "", "abc", a repeated
+ * parameter) is rejected at the parameter's own name. */
+function positiveIntParam(max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+}
+
+export const pageQueryShape = {
+  page: positiveIntParam(MAX_PAGE).default(1),
+  limit: positiveIntParam(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+};

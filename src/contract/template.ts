@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { checkFormula } from '../formula/check.js';
+import { MAX_FORMULA_LENGTH, type FormulaRules } from '../formula/rules.js';
+import {
+  CUSTOM_INDEX,
+  documentPartSchemas,
+  paperSizeSchema,
+  type Catalogs,
+  type Strictness,
+  type VegetationIndexDefaults,
+} from './catalogs.js';
+import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
+import { toValidationIssues, type ValidationIssue } from './errors.js';
+
+const uniqueStrings = z.array(z.string().min(1)).superRefine((items, ctx) => {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate statistic ${item}` });
+    seen.add(item);
+  });
+});
+
+function templateFields(mode: Strictness) {
+  const parts = documentPartSchemas(mode);
+  return {
+    name: z.string().min(1).max(200),
+    analysisType: analysisTypeSchema,
+    reportType: z.string().min(1),
+    reportTypeId: z.string().min(1),
+    reportCategory: reportCategorySchema,
+    selectedStatistics: uniqueStrings.optional(),
+    layouts: parts.layouts.optional(),
+    paperSize: paperSizeSchema.optional(),
+    mapResolution: z.number().min(72).max(1200).optional(),
+    margins: parts.margins.optional(),
+    saviL: z.number().min(0).max(1).optional(),
+    indexName: z.string().min(1).optional(),
+    formula: z.string().max(MAX_FORMULA_LENGTH).optional(),
+    colorScale: parts.colorScale.optional(),
+  };
+}
+
+/** Server-owned fields: accepted in a body (so a GET result can be PUT back) and ignored. */
+export const serverOwnedTemplateFields = ['id', 'userId', 'createdAt', 'updatedAt'] as const;
+
+/** What POST and PUT accept: unknown top-level fields are errors. */
+export const templateBodySchema = z.strictObject({
+  ...templateFields('strict'),
+  id: z.unknown().optional(),
+  userId: z.unknown().optional(),
+  createdAt: z.unknown().optional(),
+  updatedAt: z.unknown().optional(),
+});
+export type TemplateBodyInput = z.input<typeof templateBodySchema>;
+export type TemplateBody = Omit<z.infer<typeof templateBodySchema>, (typeof serverOwnedTemplateFields)[number]>;
+
+/** A stored template as a client reads it (lenient: unknown fields pass through). */
+export const templateSchema = z.looseObject({
+  ...templateFields('lenient'),
+  id: z.string(),
+  userId: z.string(),
+  selectedStatistics: z.array(z.string()),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Template = z.infer<typeof templateSchema>;
+
+export function withoutServerOwnedFields(body: z.infer<typeof templateBodySchema>): TemplateBody {
+  const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...rest } = body;
+  return rest;
+}
+
+/** The formula rules a catalog publishes, in the formula engine's terms. */
+export function formulaRulesOf(defaults: VegetationIndexDefaults): FormulaRules {
+  const custom = defaults.customFormula;
+  return {
+    allowedBands: custom.allowedBands,
+    allowedScalars: custom.allowedScalars,
+    allowedFunctions: custom.allowedFunctions,
+    divisionRequiresEps: custom.rules.divisionRequiresEps,
+  };
+}
+
+/**
+ * The rules that need the catalogs, each reported at the field that breaks it. Server and
+ * client run this very function, so a local check agrees with the service.
+ */
+export function templateCatalogIssues(body: TemplateBody, catalogs: Catalogs): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const entry = catalogs.reportTypes[body.analysisType].find((candidate) => candidate.key === body.reportType);
+  if (!entry) {
+    issues.push({ path: 'reportType', message: 'Invalid reportType' });
+  } else {
+    if (entry.id !== body.reportTypeId) issues.push({ path: 'reportTypeId', message: 'Invalid reportTypeId' });
+    if (entry.reportCategory !== body.reportCategory) {
+      issues.push({ path: 'reportCategory', message: 'Invalid reportCategory' });
+    }
+  }
+  const allowedStatistics = new Set(catalogs.statistics[body.analysisType]);
+  (body.selectedStatistics ?? []).forEach((statistic, index) => {
+    if (!allowedStatistics.has(statistic)) {
+      issues.push({ path: `selectedStatistics.${index}`, message: `Invalid selectedStatistics.${index}` });
+    }
+  });
+
+  const indexFields = ['indexName', 'formula', 'colorScale'] as const;
+  if (body.reportCategory !== 'vegetation_index') {
+    for (const field of indexFields) {
+      if (body[field] !== undefined) {
+        issues.push({ path: field, message: `${field} is only allowed when reportCategory is vegetation_index` });
+      }
+    }
+    return issues;
+  }
+
+  const defaults = catalogs.vegetationIndexDefaults;
+  if (body.indexName === undefined) {
+    issues.push({ path: 'indexName', message: 'indexName is required when reportCategory is vegetation_index' });
+  } else if (!defaults.indexNames.includes(body.indexName)) {
+    issues.push({ path: 'indexName', message: 'Invalid indexName' });
+  }
+  if (body.indexName === CUSTOM_INDEX) {
+    if (body.formula === undefined) {
+      issues.push({ path: 'formula', message: `formula is required when indexName is ${CUSTOM_INDEX}` });
+    } else {
+      const check = checkFormula(body.formula, formulaRulesOf(defaults));
+      for (const error of check.errors) {
+        issues.push({ path: 'formula', message: `formula: ${error.message} (at offset ${error.offset})` });
+      }
+      if (check.usesL && body.saviL === undefined) {
+        issues.push({ path: 'saviL', message: 'saviL is required when the formula uses L' });
+      }
+    }
+  } else if (body.formula !== undefined) {
+    issues.push({ path: 'formula', message: `formula is only allowed when indexName is ${CUSTOM_INDEX}` });
+  }
+  return issues;
+}
+
+/** A complete template document: what the body left out is back to the catalog's default. */
+export function applyTemplateDefaults(body: TemplateBody, defaults: VegetationIndexDefaults): TemplateBody {
+  const filled: TemplateBody = {
+    ...body,
+    selectedStatistics: body.selectedStatistics ?? [],
+    layouts: body.layouts ?? structuredClone(defaults.layouts),
+    paperSize: body.paperSize ?? defaults.defaults.paperSize,
+    mapResolution: body.mapResolution ?? defaults.defaults.mapResolution,
+    margins: body.margins ?? { ...defaults.defaults.margins },
+  };
+  if (body.reportCategory === 'vegetation_index' && body.indexName !== undefined && body.colorScale === undefined) {
+    const scale = defaults.colorScales[body.indexName];
+    if (scale) filled.colorScale = structuredClone(scale);
+  }
+  return filled;
+}
+
+export type TemplateValidation = { success: true; template: TemplateBody } | { success: false; issues: ValidationIssue[] };
+
+/**
+ * The whole check a template body goes through before it is stored: the strict schema, then
+ * the rules that need the catalogs, then the catalog's defaults. The server's POST and PUT,
+ * the demo seed and the CLI's local `templates validate` all call this.
+ */
+export function validateTemplateBody(body: unknown, catalogs: Catalogs): TemplateValidation {
+  // reportInput lets the issue mapper tell a missing field from a wrongly typed one.
+  const parsed = templateBodySchema.safeParse(body, { reportInput: true });
+  if (!parsed.success) return { success: false, issues: toValidationIssues(parsed.error) };
+  const template = withoutServerOwnedFields(parsed.data);
+  const issues = templateCatalogIssues(template, catalogs);
+  if (issues.length > 0) return { success: false, issues };
+  return { success: true, template: applyTemplateDefaults(template, catalogs.vegetationIndexDefaults) };
+}

@@ -1,0 +1,10 @@
+// The formula engine: pure, no dependencies. checkFormula is the front door; parse, print,
+// evaluate and scan are the parts it is built from.
+export type { Binary, BinaryOperator, Call, Identifier, Node, NumberLiteral, Span, Unary, UnaryOperator } from './ast.js';
+export { checkFormula, nearestName, type FormulaCheck } from './check.js';
+export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+export { evaluate, FormulaEvaluationError } from './evaluate.js';
+export { MAX_NESTING_DEPTH, parse, type ParseResult } from './parser.js';
+export { print } from './print.js';
+export { defaultFormulaRules, MAX_FORMULA_LENGTH, type FormulaRules } from './rules.js';
+export { scan, type Token, type TokenKind } from './scanner.js';

@@ -1,0 +1,324 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError, validationFailed } from './errors.js';
+import { presentedKey } from './auth.js';
+import { RollingWindowLimiter } from './rate-limit.js';
+import { catalogEndpoints } from './routes/catalogs.js';
+import { openApiEndpoint } from './routes/openapi.js';
+import { queueEndpoints } from './routes/queues.js';
+import { EndpointIndex, type Endpoint, type RequestKind } from './routes/table.js';
+import { templateEndpoints } from './routes/templates.js';
+import type { Store } from './store/index.js';
+
+export interface AppOptions {
+  store: Store;
+  readsPerMinute: number;
+  writesPerMinute: number;
+  /** One line per request (method, path, status, ms). Never given the key. */
+  accessLog?: (line: string) => void;
+  /** Where 500s are reported; the client only ever sees a generic message. */
+  errorLog?: (error: unknown) => void;
+  now?: () => number;
+  /** The whole request must arrive within this (default 30 s)... */
+  requestTimeoutMs?: number;
+  /** ...and its request line and headers within this (default 10 s). Tests shorten both. */
+  headersTimeoutMs?: number;
+}
+
+const MIB = 1024 * 1024;
+const WINDOW_MS = 60_000;
+/**
+ * Far deeper than any template (a layout element's own properties included), far shallower
+ * than what overflows the stack when a document is serialised again (JSON.stringify recurses).
+ */
+const MAX_JSON_DEPTH = 64;
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const now = options.now ?? Date.now;
+  const endpoints: Endpoint[] = [
+    ...templateEndpoints(options.store),
+    ...catalogEndpoints(options.store),
+    ...queueEndpoints(options.store),
+  ];
+  endpoints.push(openApiEndpoint(endpoints));
+  const index = new EndpointIndex(endpoints);
+  const byRoute = new Map(endpoints.map((endpoint) => [`${endpoint.method} ${endpoint.url}`, endpoint]));
+  const deprecatedByPath = new Map(
+    endpoints.flatMap((endpoint) => (endpoint.deprecated ? [[endpoint.url, endpoint.deprecated] as const] : [])),
+  );
+  const limiter = new RollingWindowLimiter(WINDOW_MS, now);
+  const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
+  const logAccess = options.accessLog;
+
+  // Slow clients cannot hold a connection: whole request in 30 s, headers in 10 s.
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MIB,
+    requestTimeout,
+    // Node enforces both deadlines only when it checks its connections, every 30 s by
+    // default: a half-sent header could hold a socket for 40 s instead of 10.
+    http: { headersTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) },
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // A malformed percent-escape or an over-long id never reaches a route: answered here in
+    // the service's shape (Fastify's own body has no `error` code), after the usual checks.
+    frameworkErrors: (error, request, reply) => {
+      const started = performance.now();
+      if (logAccess) reply.raw.once('finish', () => logAccess(accessLine(request.method, request.url, reply.statusCode, performance.now() - started)));
+      admit(request, reply)
+        .then(() => {
+          throw error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? new ApiError('NOT_FOUND', 'Resource not found')
+            : validationFailed([{ path: '', message: 'The URL has a malformed percent-escape' }], 'URL');
+        })
+        .catch((caught: unknown) => answerError(caught, reply));
+    },
+    // Requests Node's parser refuses before any of this app runs (headers too large, not HTTP,
+    // too slow) are answered in the service's shape too.
+    clientErrorHandler: (error, socket) => {
+      const answer = clientErrorAnswer(error);
+      if (logAccess && !socket.destroyed && error.code !== 'ECONNRESET') {
+        logAccess(`${new Date(now()).toISOString()} - (${error.code ?? 'client error'}) ${answer.status}`);
+      }
+      answerClientError(error, socket, answer);
+    },
+  });
+  // Only JSON bodies: text/plain would otherwise be accepted as a string.
+  app.removeContentTypeParser('text/plain');
+  // An empty JSON body (a DELETE sent with Content-Type: application/json) is no body at all;
+  // the routes that need one say so at path "". Fastify's parser keeps its poisoning checks.
+  // Bytes that are not UTF-8 are refused rather than stored as U+FFFD, and so is nesting
+  // deep enough to overflow the stack when the document is serialised again.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(validationFailed([{ path: '', message: 'The body is not valid UTF-8' }]), undefined);
+    }
+    if (text.trim() === '') return done(null, undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(validationFailed([{ path: '', message: `The body is nested more than ${MAX_JSON_DEPTH} levels deep` }]), undefined);
+    }
+    jsonParser(request, text, (error, value) => {
+      // Fastify reports a poisoned prototype as invalid JSON; it is valid JSON with a refused key.
+      if (error && isJson(text)) {
+        return done(validationFailed([{ path: '', message: 'The body has a forbidden key (__proto__, or constructor.prototype)' }]), undefined);
+      }
+      done(error, value);
+    });
+  });
+
+  app.decorateRequest('caller', null);
+  app.decorateRequest('keyPresented', false);
+
+  /** Deprecation, key, rate limit, route and method: what every request goes through first. */
+  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const routeUrl = request.routeOptions.url;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;
+    const path = request.url.split('?')[0]!;
+    // By path, so even a 405 on the old route says it is deprecated.
+    const deprecated = deprecatedByPath.get(path.replace(/\/+$/, ''));
+    if (deprecated) {
+      reply.header('deprecation', deprecated.since);
+      reply.header('link', `<${deprecated.successor}>; rel="successor-version"`);
+    }
+
+    const key = presentedKey(request.headers);
+    request.keyPresented = key !== null;
+    request.caller = key === null ? null : options.store.keys.authenticate(key);
+
+    // Rate limit first, so every answer (errors included) carries the bucket's headers.
+    const kind: RequestKind = endpoint?.kind ?? (method === 'GET' ? 'read' : 'write');
+    const bucket = request.caller ? `account:${request.caller.accountId}` : `address:${request.ip}`;
+    const decision = limiter.take(`${bucket}:${kind}`, limits[kind]);
+    const policy = kind === 'read' ? 'reads' : 'writes';
+    reply.headers({
+      'x-ratelimit-limit': String(decision.limit),
+      'x-ratelimit-remaining': String(decision.remaining),
+      'x-ratelimit-reset': String(decision.resetSeconds),
+      'ratelimit-policy': `"${policy}";q=${decision.limit};w=${WINDOW_MS / 1000}`,
+      ratelimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
+    });
+    if (!decision.allowed) {
+      throw new ApiError('RATE_LIMITED', `Too many ${policy}; retry in ${decision.retryAfterSeconds} s`, undefined, {
+        'retry-after': String(decision.retryAfterSeconds),
+      });
+    }
+
+    // A known path with the wrong method is a 405; an unknown path a 404.
+    const allowed = index.allowedMethods(path);
+    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${path}`);
+    if (!allowed.has(request.method)) {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, undefined, {
+        allow: [...allowed].join(', '),
+      });
+    }
+    if (endpoint?.auth !== false && !request.caller) {
+      throw request.keyPresented
+        ? new ApiError('API_KEY_INVALID', 'The API key is not valid (unknown or revoked)')
+        : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
+    }
+  }
+  app.addHook('onRequest', admit);
+
+  for (const endpoint of endpoints) {
+    app.route({ method: endpoint.method, url: endpoint.url, handler: endpoint.handler });
+  }
+
+  app.setNotFoundHandler((request) => {
+    throw new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  function answerError(error: unknown, reply: FastifyReply): FastifyReply {
+    const apiError = error instanceof ApiError ? error : fromFrameworkError(error as FastifyError);
+    if (!apiError) {
+      options.errorLog?.(error);
+      return reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'Internal error; it has been logged' });
+    }
+    return reply.code(apiError.status).headers(apiError.headers).send(apiError.body());
+  }
+  app.setErrorHandler((error: FastifyError | ApiError, _request: FastifyRequest, reply: FastifyReply) => answerError(error, reply));
+
+  // Once closing, a response ends its connection: a keep-alive socket that turns idle only
+  // after close() began (a slow upload finishing, say) would otherwise hold the process open
+  // for the whole keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
+  const accessLine = (method: string, url: string, status: number, elapsedMs: number) =>
+    `${new Date(now()).toISOString()} ${method} ${maskSecrets(url)} ${status} ${elapsedMs.toFixed(1)}ms`;
+  if (logAccess) {
+    app.addHook('onResponse', async (request, reply) => {
+      logAccess(accessLine(request.method, request.url, reply.statusCode, reply.elapsedTime));
+    });
+  }
+  return app;
+}
+
+/** Query parameter names that carry credentials, compared without case, digits or punctuation. */
+const SECRET_PARAMS = new Set(['apikey', 'xapikey', 'key', 'token', 'accesstoken', 'auth', 'authorization', 'bearer', 'password', 'secret']);
+/** The service's own keys, masked wherever they appear (a key pasted into a path, say). */
+const KEY_SHAPE = /rctl_[A-Za-z0-9_-]{8,}/g;
+
+/**
+ * A URL fit for the access log: the values of credential-like query parameters (keys in
+ * query strings are refused, but the request still gets logged) and anything shaped like a
+ * key become `***`.
+ */
+export function maskSecrets(url: string): string {
+  const question = url.indexOf('?');
+  let masked = url;
+  if (question >= 0) {
+    const query = url
+      .slice(question + 1)
+      .split('&')
+      .map((pair) => {
+        const equals = pair.indexOf('=');
+        return equals >= 0 && SECRET_PARAMS.has(paramName(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=***` : pair;
+      })
+      .join('&');
+    masked = `${url.slice(0, question)}?${query}`;
+  }
+  return masked.replace(KEY_SHAPE, 'rctl_***');
+}
+
+function paramName(raw: string): string {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    // A malformed escape: compare the name as sent.
+  }
+  return name.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether JSON text opens more than `limit` arrays/objects inside one another (strings skipped). */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c) at++; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+
+type ClientErrorBody = ReturnType<ApiError['body']>;
+
+/** What Node's parser errors mean in the service's vocabulary. */
+function clientErrorAnswer(error: Error & { code?: string }): { status: number; body: ClientErrorBody } {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, body: { error: 'PAYLOAD_TOO_LARGE', message: 'The request line and headers are larger than the server accepts' } };
+  }
+  const message = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'The request did not arrive in time' : 'The request is not valid HTTP';
+  return {
+    status: error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400,
+    body: { error: 'VALIDATION_FAILED', message, issues: [{ path: '', message }] },
+  };
+}
+
+/** As Node's own answer: only when no response has started on the socket; then close it. */
+function answerClientError(error: Error & { code?: string }, socket: Socket, answer: { status: number; body: ClientErrorBody }): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !response?.headersSent) {
+    const text = JSON.stringify(answer.body);
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/** Fastify's own errors (body parsing, limits) in the service's vocabulary; null for bugs. */
+function fromFrameworkError(error: FastifyError): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('VALIDATION_FAILED', 'Request body failed validation', [{ path: '', message: 'The body is empty' }]);
+  }
+  // Malformed JSON and poisoned prototypes arrive as SyntaxErrors marked 400.
+  if (error.statusCode === 400 || error instanceof SyntaxError) {
+    return new ApiError('VALIDATION_FAILED', 'Request body failed validation', [{ path: '', message: 'The body is not valid JSON' }]);
+  }
+  if (error.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+  if (error.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+  return null;
+}

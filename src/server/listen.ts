@@ -1,0 +1,68 @@
+import { buildApp } from './app.js';
+import { startSimulator } from './simulator.js';
+import { openStore } from './open-store.js';
+import type { Store } from './store/index.js';
+import { ensureDemoAccount, type DemoKeys } from '../admin/demo.js';
+
+export interface ServerOptions {
+  host: string;
+  port: number;
+  dbPath: string;
+  demo: boolean;
+  /** Milliseconds per life-cycle step of every active run; undefined: runs move only by admin. */
+  simulateStepMs?: number;
+  readsPerMinute: number;
+  writesPerMinute: number;
+  accessLog?: (line: string) => void;
+  errorLog?: (error: unknown) => void;
+  /** Deadlines for a whole request and for its headers (defaults 30 s and 10 s). */
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  /** Fault injection for tests: caps the database's size so writes fail as on a full disk. */
+  maxPageCount?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  dbPath: string;
+  demoKeys?: DemoKeys;
+  store: Store;
+  /** Stops accepting, finishes the requests in flight, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount });
+  const demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
+  const app = buildApp({
+    store,
+    readsPerMinute: options.readsPerMinute,
+    writesPerMinute: options.writesPerMinute,
+    ...(options.accessLog ? { accessLog: options.accessLog } : {}),
+    ...(options.errorLog ? { errorLog: options.errorLog } : {}),
+    requestTimeoutMs: options.requestTimeoutMs,
+    headersTimeoutMs: options.headersTimeoutMs,
+  });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const stopSimulator =
+    options.simulateStepMs !== undefined ? startSimulator(store, options.simulateStepMs, options.errorLog ?? (() => {})) : () => {};
+  return {
+    url: `http://${host}:${port}`,
+    dbPath: options.dbPath,
+    ...(demoKeys ? { demoKeys } : {}),
+    store,
+    close: async () => {
+      stopSimulator();
+      await app.close();
+      store.close();
+    },
+  };
+}

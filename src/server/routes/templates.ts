@@ -1,0 +1,134 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  formulaRulesOf,
+  paginated,
+  pageQuerySchema,
+  presetSchema,
+  templateBodySchema,
+  templateSchema,
+  templatesQuerySchema,
+  validateFormulaBodySchema,
+  validateFormulaResultSchema,
+  validateTemplateBody,
+  type TemplateBody,
+} from '../../contract/index.js';
+import { checkFormula } from '../../formula/check.js';
+import { ApiError, notFound, parseOr400, validationFailed } from '../errors.js';
+import type { Store } from '../store/index.js';
+import { callerOf } from '../auth.js';
+import type { Endpoint } from './table.js';
+
+const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+export function templateEndpoints(store: Store): Endpoint[] {
+  function validTemplate(body: unknown): TemplateBody {
+    const validation = validateTemplateBody(body, store.catalogs.get());
+    if (!validation.success) throw validationFailed(validation.issues);
+    return validation.template;
+  }
+
+  return [
+    {
+      method: 'GET',
+      url: '/api/v2/templates',
+      kind: 'read',
+      auth: true,
+      summary: "The account's templates, newest first",
+      query: templatesQuerySchema,
+      response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
+      handler: (request) => {
+        const query = parseOr400(templatesQuerySchema, request.query, 'Query');
+        return store.templates.list(callerOf(request).accountId, query);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/v2/templates/presets',
+      kind: 'read',
+      auth: true,
+      summary: 'Starter templates; each seedPayload can be POSTed as it is',
+      query: pageQuerySchema,
+      response: { status: 200, schema: paginated(presetSchema), description: 'A page of presets' },
+      handler: (request) => {
+        const query = parseOr400(pageQuerySchema, request.query, 'Query');
+        return store.presets.list(query.page, query.limit);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api/v2/templates',
+      kind: 'write',
+      auth: true,
+      summary: 'Create a template (counts against the plan limit)',
+      body: templateBodySchema,
+      response: { status: 201, schema: templateSchema, description: 'The stored template' },
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        const caller = callerOf(request);
+        const template = validTemplate(request.body);
+        const created = store.templates.create(caller.accountId, caller.userId, template);
+        if ('limitExceeded' in created) {
+          throw new ApiError('PLAN_LIMIT_EXCEEDED', `The plan allows ${created.limit} templates per account`);
+        }
+        return reply.code(201).header('location', `/api/v2/templates/${created.id}`).send(created);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/v2/templates/:id',
+      kind: 'read',
+      auth: true,
+      summary: 'One template',
+      response: { status: 200, schema: templateSchema, description: 'The template' },
+      handler: (request) => store.templates.get(callerOf(request).accountId, idParam(request)) ?? Promise.reject(notFound('Template')),
+    },
+    {
+      method: 'PUT',
+      url: '/api/v2/templates/:id',
+      kind: 'write',
+      auth: true,
+      summary: 'Replace the whole template (not a merge)',
+      body: templateBodySchema,
+      response: { status: 200, schema: templateSchema, description: 'The stored template' },
+      handler: (request) => {
+        const accountId = callerOf(request).accountId;
+        const id = idParam(request);
+        if (!store.templates.get(accountId, id)) throw notFound('Template');
+        const replaced = store.templates.replace(accountId, id, validTemplate(request.body));
+        if (!replaced) throw notFound('Template');
+        return replaced;
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/api/v2/templates/:id',
+      kind: 'write',
+      auth: true,
+      summary: 'Delete the template',
+      response: { status: 204, description: 'Deleted' },
+      handler: (request, reply) => {
+        if (!store.templates.delete(callerOf(request).accountId, idParam(request))) throw notFound('Template');
+        return reply.code(204).send();
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api/v2/templates/validate-formula',
+      kind: 'read',
+      auth: true,
+      summary: 'Check a Custom_Index formula with the parser used when saving templates',
+      body: validateFormulaBodySchema,
+      response: { status: 200, schema: validateFormulaResultSchema, description: 'The verdict' },
+      handler: (request) => {
+        const { formula } = parseOr400(validateFormulaBodySchema, request.body);
+        const rules = formulaRulesOf(store.catalogs.vegetationIndexDefaults());
+        const check = checkFormula(formula, rules);
+        if (check.valid) return { valid: true, usesL: check.usesL };
+        return {
+          valid: false,
+          usesL: check.usesL,
+          errors: check.errors.map(({ message, offset, length }) => ({ message, offset, length })),
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreOpenError } from './errors.js';
+import { APPLICATION_ID, migrate, migrations, newerVersionError, userVersion } from './migrations.js';
+
+export type Db = Database.Database;
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+/** Long enough for an admin command's transaction; shorter than a client's patience. */
+const BUSY_TIMEOUT_MS = 5000;
+
+export interface OpenDatabaseOptions {
+  /**
+   * Fault-injection hook for tests (`serve` reads REPORTCTL_TEST_MAX_PAGE_COUNT): caps this
+   * connection's database at this many pages, so writes fail with SQLITE_FULL as on a full disk.
+   */
+  maxPageCount?: number | undefined;
+}
+
+/**
+ * Opens (creating if needed) and migrates a reportctl database. A file that is not ours
+ * is refused with a StoreOpenError before anything is written to it.
+ */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
+  const inMemory = file === ':memory:';
+  const existed = !inMemory && refuseForeignHeader(file);
+  if (!inMemory && !existed) {
+    try {
+      fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    } catch (error) {
+      throw new StoreOpenError(file, messageOf(error), { cause: error });
+    }
+  }
+
+  let db: Db;
+  try {
+    db = new Database(file, { timeout: BUSY_TIMEOUT_MS, fileMustExist: existed });
+  } catch (error) {
+    throw new StoreOpenError(file, messageOf(error), { cause: error });
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Reads only until the file is known to be ours (or new and empty).
+    refuseForeignSchema(db, file);
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before it is acknowledged, WAL or not.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.trunc(options.maxPageCount)}`);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError(file, messageOf(error), { cause: error });
+  }
+}
+
+/**
+ * Refuses a file whose header says it is not SQLite, or SQLite of another application,
+ * without opening it through SQLite (which could create -wal/-shm files beside it).
+ * Returns whether the file exists.
+ */
+function refuseForeignHeader(file: string): boolean {
+  let header: Buffer;
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw new StoreOpenError(file, 'it is not a regular file');
+    if (stat.size === 0) return true;
+    header = Buffer.alloc(100);
+    const fd = fs.openSync(file, 'r');
+    try {
+      fs.readSync(fd, header, 0, 100, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (stat.size < 100) throw notADatabase(file);
+  } catch (error) {
+    if (error instanceof StoreOpenError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new StoreOpenError(file, messageOf(error), { cause: error });
+  }
+  if (!header.subarray(0, 16).equals(SQLITE_MAGIC)) throw notADatabase(file);
+  const applicationId = header.readInt32BE(68);
+  // 0 is what most SQLite files carry, including ours before the first checkpoint: decided below.
+  if (applicationId !== 0 && applicationId !== APPLICATION_ID) throw foreign(file, `application_id ${applicationId}`);
+  return true;
+}
+
+/** Through SQLite (which sees the WAL): ours, or a database with nothing in it yet. */
+function refuseForeignSchema(db: Db, file: string): void {
+  let applicationId: number;
+  let objects: number;
+  try {
+    applicationId = db.pragma('application_id', { simple: true }) as number;
+    objects = db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number;
+  } catch (error) {
+    // SQLITE_NOTADB / SQLITE_CORRUPT: a valid header over a damaged body.
+    throw new StoreOpenError(file, `it is corrupt or not an SQLite database (${messageOf(error)}); it was left untouched`, {
+      cause: error,
+    });
+  }
+  if (applicationId === APPLICATION_ID) {
+    // migrate() refuses a newer file too, but only after the pragmas that write.
+    const version = userVersion(db);
+    if (version > migrations.length) throw newerVersionError(file, version);
+    return;
+  }
+  if (applicationId !== 0 || objects > 0) {
+    throw foreign(file, applicationId === 0 ? 'it has tables of its own' : `application_id ${applicationId}`);
+  }
+}
+
+const notADatabase = (file: string) =>
+  new StoreOpenError(file, 'it is not an SQLite database (or it is corrupt); it was left untouched');
+const foreign = (file: string, why: string) =>
+  new StoreOpenError(file, `it is an SQLite database of another application (${why}); it was left untouched`);
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

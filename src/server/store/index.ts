@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { accountsRepository, keysRepository } from './accounts.js';
+import { analysesRepository } from './analyses.js';
+import { catalogsRepository, presetsRepository } from './catalogs.js';
+import type { StoreContext } from './context.js';
+import { applyFixtures, type Fixtures } from './fixtures.js';
+import { queueRunsRepository } from './queueRuns.js';
+import { queuesRepository } from './queues.js';
+import { templatesRepository } from './templates.js';
+
+export interface StoreOptions {
+  /** The clock every timestamp comes from (tests inject a fixed one). */
+  now?: () => Date;
+  /** The id of every new row. */
+  randomId?: () => string;
+}
+
+/**
+ * The repositories over one open, migrated connection (see openDatabase). Every write is
+ * one transaction; every miss is null.
+ */
+export function createStore(db: Database.Database, options: StoreOptions = {}) {
+  const context: StoreContext = {
+    db,
+    now: options.now ?? (() => new Date()),
+    randomId: options.randomId ?? randomUUID,
+  };
+  const store = {
+    db,
+    accounts: accountsRepository(context),
+    keys: keysRepository(context),
+    templates: templatesRepository(context),
+    catalogs: catalogsRepository(context),
+    presets: presetsRepository(context),
+    queues: queuesRepository(context),
+    queueRuns: queueRunsRepository(context),
+    analyses: analysesRepository(context),
+    fixtures: {
+      apply: (accountId: string, fixtures: Fixtures) => applyFixtures(store, accountId, fixtures),
+    },
+    close(): void {
+      db.close();
+    },
+  };
+  return store;
+}
+
+export type Store = ReturnType<typeof createStore>;
+
+export { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
+export { StoreOpenError, FixtureError } from './errors.js';
+export { migrate, migrations, APPLICATION_ID, type Migration } from './migrations.js';
+export { seedCatalogsIfEmpty } from './seed.js';
+export { applyFixtures, type Fixtures, type RunFixture, type AppliedFixtures } from './fixtures.js';
+export { DEFAULT_TEMPLATE_LIMIT, hashApiKey, type Account, type ApiKeyInfo, type Caller, type IssuedKey } from './accounts.js';
+export type { TemplateFilter, TemplateLimitExceeded } from './templates.js';
+export type { AnalysisFilter, NewAnalysis } from './analyses.js';
+export type { NewQueue } from './queues.js';
+export type { EnqueueOptions, RunFinished } from './queueRuns.js';
+export type { StoreContext } from './context.js';

@@ -1,0 +1,113 @@
+import type { Paginated, Template, TemplateBody } from '../../contract/index.js';
+import { pageQuery, statementCache, timestamp, whereOf, type PageRequest, type StoreContext } from './context.js';
+
+export interface TemplateFilter extends PageRequest {
+  analysisType?: string | undefined;
+  reportType?: string | undefined;
+  reportCategory?: string | undefined;
+}
+
+export interface TemplateLimitExceeded {
+  limitExceeded: true;
+  limit: number;
+}
+
+interface LimitRow {
+  template_limit: number;
+  template_count: number;
+}
+
+/**
+ * The stored document: server-owned fields around exactly the fields of the body, in the
+ * order the service shows them. Server-owned fields a caller left in the body are dropped
+ * (ownership and timestamps are never taken from a request).
+ */
+function templateDocument(id: string, userId: string, body: TemplateBody, createdAt: string, updatedAt: string): string {
+  const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = body as TemplateBody &
+    Record<string, unknown>;
+  return JSON.stringify({ id, userId, ...fields, createdAt, updatedAt });
+}
+
+const parseTemplate = (document: string) => JSON.parse(document) as Template;
+
+export function templatesRepository(context: StoreContext) {
+  const { db } = context;
+  const prepare = statementCache(db);
+  const byId = db.prepare<[string, string], string>('SELECT document FROM templates WHERE account_id = ? AND id = ?').pluck();
+  const count = db.prepare<[string], number>('SELECT count(*) FROM templates WHERE account_id = ?').pluck();
+  // Joined on the user so a key of one account can never create into another.
+  const limitOf = db.prepare<[string, string], LimitRow>(
+    `SELECT a.template_limit, (SELECT count(*) FROM templates t WHERE t.account_id = a.id) AS template_count
+     FROM accounts a JOIN users u ON u.account_id = a.id WHERE a.id = ? AND u.id = ?`,
+  );
+  const insert = db.prepare<[string, string, string, string, string, string, string, string, string]>(
+    `INSERT INTO templates (id, account_id, user_id, analysis_type, report_type, report_category, document, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const update = db.prepare<[string, string, string, string, string, string, string]>(
+    `UPDATE templates SET analysis_type = ?, report_type = ?, report_category = ?, document = ?, updated_at = ?
+     WHERE account_id = ? AND id = ?`,
+  );
+  const remove = db.prepare<[string, string]>('DELETE FROM templates WHERE account_id = ? AND id = ?');
+
+  // Count and insert under one write lock (BEGIN IMMEDIATE, see create): no other
+  // connection, in this process or another, can insert between them.
+  const create = db.transaction((accountId: string, userId: string, body: TemplateBody): Template | TemplateLimitExceeded => {
+    const limit = limitOf.get(accountId, userId);
+    if (!limit) throw new Error(`user ${userId} is not a user of account ${accountId}`);
+    if (limit.template_count >= limit.template_limit) return { limitExceeded: true, limit: limit.template_limit };
+    const id = context.randomId();
+    const now = timestamp(context);
+    const document = templateDocument(id, userId, body, now, now);
+    insert.run(id, accountId, userId, body.analysisType, body.reportType, body.reportCategory, document, now, now);
+    return parseTemplate(document);
+  });
+
+  const replace = db.transaction((accountId: string, id: string, body: TemplateBody): Template | null => {
+    const current = byId.get(accountId, id);
+    if (current === undefined) return null;
+    const { userId, createdAt } = parseTemplate(current);
+    const updatedAt = timestamp(context);
+    const document = templateDocument(id, userId, body, createdAt, updatedAt);
+    update.run(body.analysisType, body.reportType, body.reportCategory, document, updatedAt, accountId, id);
+    return parseTemplate(document);
+  });
+
+  return {
+    /** Newest first; insertion order breaks ties, so paging never skips or repeats. */
+    list(accountId: string, filter: TemplateFilter): Paginated<Template> {
+      const where = whereOf([
+        ['account_id', accountId],
+        ['analysis_type', filter.analysisType],
+        ['report_type', filter.reportType],
+        ['report_category', filter.reportCategory],
+      ]);
+      return pageQuery<{ document: string }, Template>(context, prepare, 'templates', 'document', where, filter, (row) =>
+        parseTemplate(row.document),
+      );
+    },
+    /** Null for an unknown id and for another account's id alike. */
+    get(accountId: string, id: string): Template | null {
+      const document = byId.get(accountId, id);
+      return document === undefined ? null : parseTemplate(document);
+    },
+    /** Over the whole account: the owner's and every sub-user's templates. */
+    count(accountId: string): number {
+      return count.get(accountId) ?? 0;
+    },
+    /**
+     * Stores the body as it is (the route has validated it and filled in defaults), unless
+     * the account is at its template limit. Throws when `userId` is not a user of the account.
+     */
+    create(accountId: string, userId: string, body: TemplateBody): Template | TemplateLimitExceeded {
+      return create.immediate(accountId, userId, body);
+    },
+    /** Full replacement: fields not in the body are gone; id, owner and createdAt are kept. */
+    replace(accountId: string, id: string, body: TemplateBody): Template | null {
+      return replace.immediate(accountId, id, body);
+    },
+    delete(accountId: string, id: string): boolean {
+      return remove.run(accountId, id).changes > 0;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSI, runCli } from '../helpers/cli.js';
+import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+
+interface Analysis {
+  id: string;
+  lotId: string;
+  analysisType: string;
+  status: string;
+}
+interface Page<T> {
+  total: number;
+  data: T[];
+}
+
+let server: TestServer;
+let key: string;
+const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
+const types = ['counting', 'replanting', 'path'] as const;
+
+beforeAll(async () => {
+  server = await startServe();
+  const account = await server.newAccount();
+  key = account.apiKey;
+  const file = join(tempDir(), 'fixtures.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      analyses: Array.from({ length: 150 }, (_, index) => ({
+        lotId: `lot-${index % 4}`,
+        analysisType: types[index % 3],
+        status: index % 7 === 0 ? 'failed' : 'completed',
+      })),
+    }),
+  );
+  await server.admin('seed', '--account', account.accountId, '--file', file);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('analyses list', () => {
+  it('--json prints the page the service returned', async () => {
+    const [result, expected] = await Promise.all([
+      runCli(['analyses', 'list', '--json', '--limit', '30', '--page', '3'], { env: env() }),
+      api(server, 'GET', '/api/v2/analyses?limit=30&page=3', { key }),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(expected.body);
+  });
+
+  it('--lot, --analysis-type and --status become the lotId, analysisType and status query parameters', async () => {
+    const [result, expected] = await Promise.all([
+      runCli(['analyses', 'list', '--lot', 'lot-1', '--analysis-type', 'replanting', '--status', 'completed', '--all', '--json'], { env: env() }),
+      api(server, 'GET', '/api/v2/analyses?lotId=lot-1&analysisType=replanting&status=completed&limit=100', { key }),
+    ]);
+    expect(result.code).toBe(0);
+    const items = JSON.parse(result.stdout) as Analysis[];
+    expect(items).toEqual((expected.body as Page<Analysis>).data);
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect([item.lotId, item.analysisType, item.status]).toEqual(['lot-1', 'replanting', 'completed']);
+  });
+
+  it('--all returns every analysis exactly once across pages', async () => {
+    const result = await runCli(['analyses', 'list', '--all', '--json'], { env: env() });
+    expect(result.code).toBe(0);
+    const items = JSON.parse(result.stdout) as Analysis[];
+    expect(items).toHaveLength(150);
+    expect(new Set(items.map((item) => item.id)).size).toBe(150);
+    const pages = await Promise.all([1, 2].map((page) => api(server, 'GET', `/api/v2/analyses?limit=100&page=${page}`, { key })));
+    expect(items).toEqual(pages.flatMap((page) => (page.body as Page<Analysis>).data));
+  });
+
+  it('piped: tab-separated rows, no colour, nothing but rows on stdout', async () => {
+    const result = await runCli(['analyses', 'list', '--status', 'failed', '--limit', '100'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(ANSI);
+    const rows = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(rows).toHaveLength(Math.ceil(150 / 7));
+    for (const row of rows) expect(row[3]).toBe('failed');
+    expect(result.stderr).toBe('');
+  });
+
+  it('an empty result is success', async () => {
+    const result = await runCli(['analyses', 'list', '--lot', 'lot-none'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a status outside the allowed set is a usage error (exit 2)', async () => {
+    const result = await runCli(['analyses', 'list', '--status', 'running'], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('completed, failed');
+  });
+});

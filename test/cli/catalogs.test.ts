@@ -1,0 +1,147 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSI, runCli } from '../helpers/cli.js';
+import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let key: string;
+const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
+
+beforeAll(async () => {
+  server = await startServe();
+  key = (await server.newAccount()).apiKey;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** A port nothing listens on: taken from the OS, then released. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('catalogs --json prints what the service returned', () => {
+  it.each([
+    ['report-types', '/api/v2/catalogs/report-types'],
+    ['statistics', '/api/v2/catalogs/statistics'],
+    ['vi-defaults', '/api/v2/catalogs/vegetation-index-defaults'],
+  ])('catalogs %s', async (verb, path) => {
+    const [result, expected] = await Promise.all([runCli(['catalogs', verb, '--json'], { env: env() }), api(server, 'GET', path, { key })]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(expected.body);
+  });
+
+  it('report-types --analysis-type narrows the JSON to that array', async () => {
+    const [result, expected] = await Promise.all([
+      runCli(['catalogs', 'report-types', '--analysis-type', 'replanting', '--json'], { env: env() }),
+      api(server, 'GET', '/api/v2/catalogs/report-types', { key }),
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual((expected.body as { replanting: unknown[] }).replanting);
+  });
+});
+
+describe('catalogs for people', () => {
+  it('report-types piped: one tab-separated row per entry, labels in the profile language', async () => {
+    const catalog = (await api(server, 'GET', '/api/v2/catalogs/report-types', { key })).body as Record<
+      string,
+      { id: string; key: string; label: { en: string; es: string }; reportCategory: string }[]
+    >;
+    const configDir = tempDir('reportctl-config-');
+    const english = await runCli(['catalogs', 'report-types'], { env: { ...env(), REPORTCTL_CONFIG_DIR: configDir, LANG: 'C' } });
+    expect(english.code).toBe(0);
+    const rows = english.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const entries = Object.entries(catalog).flatMap(([type, list]) => list.map((entry) => ({ type, entry })));
+    expect(rows).toEqual(entries.map(({ type, entry }) => [type, entry.key, entry.label.en, entry.reportCategory, entry.id]));
+
+    expect((await runCli(['config', 'set', 'language', 'es'], { env: { REPORTCTL_CONFIG_DIR: configDir } })).code).toBe(0);
+    const spanish = await runCli(['catalogs', 'report-types', '--analysis-type', 'counting'], {
+      env: { ...env(), REPORTCTL_CONFIG_DIR: configDir, LANG: 'C' },
+    });
+    expect(spanish.code).toBe(0);
+    expect(spanish.stdout.trim().split('\n').map((line) => line.split('\t')[2])).toEqual(catalog.counting!.map((entry) => entry.label.es));
+  });
+
+  it('statistics piped: analysis type and key per line', async () => {
+    const catalog = (await api(server, 'GET', '/api/v2/catalogs/statistics', { key })).body as Record<string, string[]>;
+    const result = await runCli(['catalogs', 'statistics'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toEqual(Object.entries(catalog).flatMap(([type, keys]) => keys.map((k) => `${type}\t${k}`)));
+  });
+
+  it('vi-defaults shows every index with its accent colour and scale, the defaults and the formula rules', async () => {
+    const defaults = (await api(server, 'GET', '/api/v2/catalogs/vegetation-index-defaults', { key })).body as {
+      indexNames: string[];
+      accentColors: Record<string, string>;
+    };
+    const result = await runCli(['catalogs', 'vi-defaults'], { env: env() });
+    expect(result.code).toBe(0);
+    for (const name of defaults.indexNames) expect(result.stdout).toMatch(new RegExp(`^${name}\\t${defaults.accentColors[name]}\\t`, 'm'));
+    expect(result.stdout).toContain('map resolution  150 dpi');
+    expect(result.stdout).toContain('every divisor must contain eps');
+    expect(result.stdout).toContain('R, G, B, RE, NIR');
+  });
+
+  it('no colour codes when piped or with NO_COLOR, even when FORCE_COLOR asks for them', async () => {
+    const forced = await runCli(['catalogs', 'vi-defaults'], { env: { ...env(), FORCE_COLOR: '1' } });
+    expect(forced.stdout).toMatch(ANSI); // the check below would notice colour
+    for (const extra of [{}, { NO_COLOR: '1', FORCE_COLOR: '1' }]) {
+      for (const verb of ['report-types', 'statistics', 'vi-defaults']) {
+        const result = await runCli(['catalogs', verb], { env: { ...env(), ...extra } });
+        expect(result.code).toBe(0);
+        expect(result.stdout).not.toMatch(ANSI);
+        expect(result.stderr).not.toMatch(ANSI);
+      }
+    }
+    const noColorFlag = await runCli(['catalogs', 'vi-defaults', '--no-color'], { env: { ...env(), FORCE_COLOR: '1' } });
+    expect(noColorFlag.stdout).not.toMatch(ANSI);
+  });
+});
+
+describe('failures', () => {
+  it('an unreachable base URL exits 6 and names the URL', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await runCli(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: key } });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(url);
+  });
+
+  it('a rejected key exits 3', async () => {
+    const result = await runCli(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_wrong' } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('API_KEY_INVALID');
+  });
+});
+
+describe('rate limit', () => {
+  // The window is a rolling minute, so the fourth call waits most of it: this test takes ~60 s.
+  it('a 429 is waited out and retried: four quick calls all succeed at 3 reads per minute', { timeout: 120_000 }, async () => {
+    const limited = await startServe({ readsPerMinute: 3 });
+    try {
+      const limitedKey = (await limited.newAccount()).apiKey;
+      const limitedEnv = { REPORTCTL_BASE_URL: limited.url, REPORTCTL_API_KEY: limitedKey };
+      const results = [];
+      for (let call = 0; call < 4; call++) {
+        const started = Date.now();
+        const result = await runCli(['catalogs', 'statistics', '--json'], { env: limitedEnv, timeoutMs: 100_000 });
+        results.push({ ...result, ms: Date.now() - started });
+      }
+      for (const result of results) {
+        expect(result.code).toBe(0);
+        expect(Object.keys(JSON.parse(result.stdout))).toEqual(['counting', 'replanting', 'path']);
+      }
+      for (const result of results.slice(0, 3)) expect(result.stderr).toBe('');
+      expect(results[3]!.stderr).toMatch(/rate limit/i);
+      expect(results[3]!.ms).toBeGreaterThan(1000);
+    } finally {
+      await limited.stop();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+
+interface Check {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  fix?: string;
+}
+
+let server: TestServer;
+let account: IssuedKey;
+beforeAll(async () => {
+  server = await startServe();
+  account = await server.newAccount();
+});
+afterAll(() => server.stop());
+
+const checksOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as Check[]).map((check) => [check.name, check]));
+
+describe('reportctl doctor', () => {
+  it('passes with a reachable service and a valid key', async () => {
+    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey } });
+    expect(result.code).toBe(0);
+    const checks = checksOf(result.stdout);
+    expect(checks.node!.status).toBe('ok');
+    expect(checks.service!.status).toBe('ok');
+    expect(checks['api key']!.status).toBe('ok');
+    expect(checks.clock!.status).toBe('ok');
+  });
+
+  it('fails on a refused key and says how to fix it', async () => {
+    const result = await runCli(['doctor'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_not-a-key' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAIL api key/);
+    expect(result.stdout).toMatch(/fix: .*auth login/);
+  });
+
+  it('fails on an unreachable service, naming the URL', async () => {
+    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: 'http://127.0.0.1:9', REPORTCTL_API_KEY: 'x' } });
+    expect(result.code).toBe(1);
+    const checks = checksOf(result.stdout);
+    expect(checks.service!.status).toBe('fail');
+    expect(checks.service!.detail).toContain('127.0.0.1:9');
+  });
+
+  it('flags a config file others can read', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ profiles: { default: { baseUrl: server.url, apiKey: account.apiKey } } }));
+    chmodSync(file, 0o644);
+    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir } });
+    expect(result.code).toBe(1);
+    const checks = checksOf(result.stdout);
+    expect(checks['config file']!.status).toBe('fail');
+    expect(checks['config file']!.fix).toBe(`chmod 600 ${file}`);
+    // The profile's key and URL were used: the service check passed.
+    expect(checks['api key']!.status).toBe('ok');
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { buildProgram, runCli } from '../../src/cli/program.js';
+import type { CliDeps } from '../../src/cli/context.js';
+
+function fakeDeps(): { deps: CliDeps; stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return {
+    deps: {
+      io: { stdin: new PassThrough(), stdout, stderr },
+      env: {},
+      clock: { now: () => Date.now(), sleep: async () => {} },
+      signal: new AbortController().signal,
+    },
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+function leafPaths(command: Command, prefix: string[] = []): string[][] {
+  const visible = command.commands.filter((sub) => !(sub as unknown as { _hidden?: boolean })._hidden);
+  if (visible.length === 0) return [prefix];
+  return visible.flatMap((sub) => leafPaths(sub, [...prefix, sub.name()]));
+}
+
+const program = buildProgram(fakeDeps().deps, () => {});
+const leaves = leafPaths(program);
+
+describe('help', () => {
+  it('covers the whole command tree', () => {
+    expect(leaves.length).toBeGreaterThan(30);
+  });
+
+  it.each(leaves.map((path) => [path.join(' ')]))('`reportctl %s --help` has a summary and an example', async (path) => {
+    const { deps, stdout } = fakeDeps();
+    const code = await runCli([...path.split(' '), '--help'], deps);
+    expect(code).toBe(0);
+    const text = stdout();
+    expect(text).toMatch(/^Usage: reportctl /m);
+    // A one-line summary under the usage line.
+    expect(text.split('\n')[2]!.trim().length).toBeGreaterThan(10);
+    expect(text).toMatch(/Examples?:\n\s+\$ .*reportctl /);
+  });
+
+  it('shows defaults of flags that have them', async () => {
+    const { deps, stdout } = fakeDeps();
+    await runCli(['serve', '--help'], deps);
+    expect(stdout()).toMatch(/--port <port>.*\(default: 4747\)/);
+    expect(stdout()).toMatch(/--reads-per-minute <n>.*\(default: 120\)/);
+  });
+
+  it('suggests the closest command or flag for a typo, exit 2', async () => {
+    const typo = fakeDeps();
+    expect(await runCli(['templats', 'list'], typo.deps)).toBe(2);
+    expect(typo.stderr()).toMatch(/Did you mean templates\?/);
+    const flag = fakeDeps();
+    expect(await runCli(['templates', 'list', '--analysis-typ', 'counting'], flag.deps)).toBe(2);
+    expect(flag.stderr()).toMatch(/Did you mean --analysis-type\?/);
+  });
+});

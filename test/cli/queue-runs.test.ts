@@ -1,0 +1,308 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { systemClock, type CliDeps } from '../../src/cli/context.js';
+import { runQueueRunsWatch } from '../../src/cli/commands/queue-runs/watch.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSI, runCli, spawnCli } from '../helpers/cli.js';
+import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+
+interface Run {
+  id: string;
+  status: string;
+  steps: { order: number; status: string }[];
+}
+interface Page<T> {
+  total: number;
+  page: number;
+  limit: number;
+  data: T[];
+}
+
+let server: TestServer;
+/** An account with more than 100 queues and runs, for paging. */
+let many: { accountId: string; apiKey: string };
+/** An account with one saved queue of three steps, for runs that tests drive. */
+let watched: { accountId: string; apiKey: string; queueId: string };
+
+const envFor = (apiKey: string) => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: apiKey });
+
+async function seed(accountId: string, fixtures: unknown): Promise<{ queues: { id: string }[]; runs: Run[] }> {
+  const file = join(tempDir(), 'fixtures.json');
+  writeFileSync(file, JSON.stringify(fixtures));
+  return server.admin('seed', '--account', accountId, '--file', file);
+}
+
+const enqueue = (options: string[] = []) => server.admin<Run>('queue-runs', 'enqueue', '--queue', watched.queueId, ...options);
+const advance = (runId: string) => server.admin<Run>('queue-runs', 'advance', runId);
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Runs `reportctl queue-runs watch` and advances the run `steps` times while it watches,
+ * each time waiting until the watch has shown the change, so every state is seen once.
+ */
+async function watchWhileAdvancing(runId: string, steps: number, args: string[] = []) {
+  const watch = await spawnCli(['queue-runs', 'watch', runId, '--interval', '0.5', ...args], { env: envFor(watched.apiKey) });
+  const lines = () => watch.stdout().split('\n').filter((line) => line !== '').length;
+  for (let step = 1; step <= steps; step++) {
+    await advance(runId);
+    await waitFor(() => lines() > step || watch.child.exitCode !== null, `change ${step} of run ${runId}`);
+  }
+  // Exited, and everything it wrote has been read.
+  await waitFor(() => watch.child.exitCode !== null && watch.child.stdout!.readableEnded && watch.child.stderr!.readableEnded, `the watch of ${runId} to end`);
+  const exit = await watch.stop();
+  return { code: exit.code, stdout: watch.stdout(), stderr: watch.stderr() };
+}
+
+beforeAll(async () => {
+  server = await startServe();
+  many = await server.newAccount();
+  await seed(many.accountId, {
+    queues: Array.from({ length: 105 }, (_, index) => ({ name: `queue ${index}`, steps: [{ lotId: `lot-${index}`, analysisType: 'counting' }] })),
+    runs: Array.from({ length: 130 }, (_, index) => ({ queue: index % 105, name: `run ${index}`, advance: index % 5 })),
+  });
+  const account = await server.newAccount();
+  const queue = await server.admin<{ id: string }>(
+    'queues', 'create', '--account', account.accountId, '--name', 'North lots',
+    '--step', 'lot-a:counting', '--step', 'lot-b:replanting', '--step', 'lot-c:path',
+  );
+  watched = { ...account, queueId: queue.id };
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('queues list and queue-runs list', () => {
+  it('--json prints the page the service returned', async () => {
+    for (const [command, path] of [
+      [['queues', 'list', '--limit', '7', '--page', '2'], '/api/v2/queues?limit=7&page=2'],
+      [['queue-runs', 'list', '--limit', '7', '--page', '2'], '/api/v2/queue-runs?limit=7&page=2'],
+      [['queue-runs', 'list', '--status', 'running'], '/api/v2/queue-runs?status=running'],
+    ] as const) {
+      const [result, expected] = await Promise.all([runCli([...command, '--json'], { env: envFor(many.apiKey) }), api(server, 'GET', path, { key: many.apiKey })]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual(expected.body);
+    }
+  });
+
+  it('--all returns every item exactly once across pages', async () => {
+    for (const [command, path, total] of [
+      [['queues', 'list'], '/api/v2/queues', 105],
+      [['queue-runs', 'list'], '/api/v2/queue-runs', 130],
+    ] as const) {
+      const result = await runCli([...command, '--all', '--json'], { env: envFor(many.apiKey) });
+      expect(result.code).toBe(0);
+      const items = JSON.parse(result.stdout) as { id: string }[];
+      expect(items).toHaveLength(total);
+      expect(new Set(items.map((item) => item.id)).size).toBe(total);
+      const pages = await Promise.all([1, 2].map((page) => api(server, 'GET', `${path}?limit=100&page=${page}`, { key: many.apiKey })));
+      expect(items).toEqual(pages.flatMap((page) => (page.body as Page<unknown>).data));
+    }
+  });
+
+  it('--status filters, piped output is tab-separated without colour, and the footer goes to stderr', async () => {
+    const result = await runCli(['queue-runs', 'list', '--status', 'completed'], { env: { ...envFor(many.apiKey), NO_COLOR: '1' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(ANSI);
+    const rows = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row[2]).toBe('completed');
+    expect(result.stderr).toMatch(/^showing 20 of \d+ \(page 1\); use --all or --page 2$/m);
+  });
+
+  it('rejects a status the service does not know (exit 2)', async () => {
+    const result = await runCli(['queue-runs', 'list', '--status', 'done'], { env: envFor(many.apiKey) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pending, claimed, running, completed, failed, cancelled');
+  });
+});
+
+describe('queue-runs get', () => {
+  it('--json prints the run as the service lists it, wherever it is in the list', async () => {
+    const second = (await api(server, 'GET', '/api/v2/queue-runs?limit=100&page=2', { key: many.apiKey })).body as Page<Run>;
+    const run = second.data[5]!;
+    const result = await runCli(['queue-runs', 'get', run.id, '--json'], { env: envFor(many.apiKey) });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(run);
+  });
+
+  it('shows the run and its steps for people', async () => {
+    const run = await enqueue(['--name', 'Shown run']);
+    const result = await runCli(['queue-runs', 'get', run.id], { env: envFor(watched.apiKey) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^name\s+Shown run$/m);
+    expect(result.stdout).toMatch(/^1\tlot-a\tcounting\tpending\t-\t-$/m);
+  });
+
+  it('an unknown run id exits 4 with a clear message', async () => {
+    const result = await runCli(['queue-runs', 'get', 'no-such-run'], { env: envFor(watched.apiKey) });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('queue run no-such-run not found');
+  });
+
+  it("another account's run is not found either", async () => {
+    const run = await enqueue();
+    const result = await runCli(['queue-runs', 'get', run.id], { env: envFor(many.apiKey) });
+    expect(result.code).toBe(4);
+  });
+});
+
+describe('queue-runs watch', () => {
+  it('--exit-status: 0 for a run that completes; piped, one line per change', async () => {
+    const run = await enqueue();
+    // pending → claimed → running step 1 → step 2 → step 3 → completed: five advances.
+    const result = await watchWhileAdvancing(run.id, 5, ['--exit-status']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(ANSI);
+    const lines = result.stdout.trim().split('\n');
+    const at = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+    expect(lines[0]).toMatch(new RegExp(`^${at} run ${run.id} pending step 1/3 lot-a counting pending$`));
+    expect(lines.at(-1)).toMatch(new RegExp(`^${at} run ${run.id} completed step 3/3 lot-c path completed$`));
+    // Every line is a change: no two consecutive lines say the same thing.
+    const states = lines.map((line) => line.replace(/^\S+ /, ''));
+    for (let index = 1; index < states.length; index++) expect(states[index]).not.toBe(states[index - 1]);
+    expect(states).toContain(`run ${run.id} running step 2/3 lot-b replanting running`);
+  });
+
+  it('--exit-status: 1 for a run that fails; --json prints NDJSON with the final run last', async () => {
+    const run = await enqueue(['--fail-at-step', '2']);
+    // pending → claimed → running step 1 → step 2 fails: four advances.
+    const result = await watchWhileAdvancing(run.id, 4, ['--exit-status', '--json']);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    const runs = lines.map((line) => JSON.parse(line) as Run);
+    expect(runs[0]!.status).toBe('pending');
+    const last = runs.at(-1)!;
+    expect(last.status).toBe('failed');
+    expect(last.steps.map((step) => step.status)).toEqual(['completed', 'failed', 'skipped']);
+    // The final object is the run exactly as the service lists it.
+    const listed = (await api(server, 'GET', '/api/v2/queue-runs?status=failed&limit=100', { key: watched.apiKey })).body as Page<Run>;
+    expect(last).toEqual(listed.data.find((candidate) => candidate.id === run.id));
+    for (let index = 1; index < lines.length; index++) expect(lines[index]).not.toBe(lines[index - 1]);
+  });
+
+  it('--timeout reached with the run still going exits 8', async () => {
+    const run = await enqueue();
+    const started = Date.now();
+    const result = await runCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '1'], { env: envFor(watched.apiKey) });
+    expect(result.code).toBe(8);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.stderr).toContain(`queue run ${run.id} is still pending after 1 s`);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a run that has already finished is reported at once, and --exit-status still applies', async () => {
+    const run = await enqueue();
+    await server.admin('queue-runs', 'cancel', run.id);
+    const started = Date.now();
+    const plain = await runCli(['queue-runs', 'watch', run.id], { env: envFor(watched.apiKey) });
+    expect(Date.now() - started).toBeLessThan(5_000); // not one 5 s interval
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(` run ${run.id} cancelled step 1/3 lot-a counting skipped$`))]);
+    const strict = await runCli(['queue-runs', 'watch', run.id, '--exit-status', '--json'], { env: envFor(watched.apiKey) });
+    expect(strict.code).toBe(1);
+    expect((JSON.parse(strict.stdout) as Run).status).toBe('cancelled');
+  });
+
+  it('an unchanged run costs one request per poll', async () => {
+    const run = await enqueue();
+    // --verbose traces every request on stderr; five polls in 2 s (0, 0.5, 1, 1.5, 2).
+    const result = await runCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '2', '--verbose'], { env: envFor(watched.apiKey) });
+    expect(result.code).toBe(8);
+    const requests = result.stderr.split('\n').filter((line) => line.startsWith('> GET '));
+    expect(requests.length).toBeGreaterThanOrEqual(4);
+    expect(requests.length).toBeLessThanOrEqual(6);
+    for (const request of requests) expect(request).toContain('/api/v2/queue-runs?page=1&limit=100');
+  });
+
+  it('an unknown run exits 4; a rejected key exits 3', async () => {
+    expect((await runCli(['queue-runs', 'watch', 'no-such-run'], { env: envFor(watched.apiKey) })).code).toBe(4);
+    expect((await runCli(['queue-runs', 'watch', 'no-such-run'], { env: envFor('rctl_wrong') })).code).toBe(3);
+  });
+
+  it('rejects an interval under half a second (exit 2)', async () => {
+    const result = await runCli(['queue-runs', 'watch', 'x', '--interval', '0.1'], { env: envFor(watched.apiKey) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('at least 0.5');
+  });
+
+  it('SIGINT stops the watch cleanly with exit 130', async () => {
+    const run = await enqueue();
+    const watch = await spawnCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--json'], { env: envFor(watched.apiKey) });
+    expect((JSON.parse(watch.firstLine) as Run).id).toBe(run.id);
+    const exit = await watch.stop('SIGINT');
+    expect(exit.code).toBe(130);
+  });
+
+  it('keeps watching while the service is unreachable, and reports the run once it is back', { timeout: 60_000 }, async () => {
+    const own = await startServe();
+    let restarted: TestServer | undefined;
+    try {
+      const account = await own.newAccount();
+      const queue = await own.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'Flaky', '--step', 'lot-a:counting');
+      const run = await own.admin<Run>('queue-runs', 'enqueue', '--queue', queue.id);
+      const watch = await spawnCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--json', '--exit-status'], {
+        env: { REPORTCTL_BASE_URL: own.url, REPORTCTL_API_KEY: account.apiKey },
+      });
+      await own.stop();
+      await waitFor(() => watch.stderr().includes('still watching'), 'a note that the watch goes on');
+      expect(watch.child.exitCode).toBeNull();
+      // The same database on the same port, and the run is cancelled meanwhile.
+      await own.admin('queue-runs', 'cancel', run.id);
+      restarted = await startServe({ db: own.db, extraArgs: ['--port', new URL(own.url).port] });
+      await waitFor(() => watch.child.exitCode !== null && watch.child.stdout!.readableEnded, 'the watch to end', 30_000);
+      expect(watch.child.exitCode).toBe(1);
+      const runs = watch.stdout().trim().split('\n').map((line) => JSON.parse(line) as Run);
+      expect(runs.map((seen) => seen.status)).toEqual(['pending', 'cancelled']);
+      expect(watch.stderr()).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED.*; still watching, next try in/);
+    } finally {
+      await restarted?.stop();
+    }
+  });
+
+  it('on a terminal the view redraws in place, with status colours', async () => {
+    const run = await enqueue(['--fail-at-step', '1']);
+    const terminal = () => Object.assign(new PassThrough(), { isTTY: true, columns: 60 });
+    const stdout = terminal();
+    let screen = '';
+    stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    const deps: CliDeps = {
+      io: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
+      env: { ...envFor(watched.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+      clock: systemClock,
+      signal: new AbortController().signal,
+    };
+    const watching = runQueueRunsWatch(run.id, { interval: 0.5, exitStatus: true }, deps);
+    for (let step = 0; step < 3; step++) {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await advance(run.id);
+    }
+    expect(await watching).toBe(1);
+    const frames = screen.split('\u001b[J');
+    expect(frames.length).toBeGreaterThan(2);
+    // Each redraw first moves up over the previous frame (header, status, 3 steps, footer).
+    expect(screen).toContain('\u001b[6A\r\u001b[J');
+    expect(screen).toMatch(ANSI);
+    // eslint-disable-next-line no-control-regex
+    const last = frames.at(-1)!.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    expect(last[0]).toBe(`North lots  ${run.id}`.slice(0, 59));
+    expect(last[1]).toMatch(/^✗ failed {2}0\/3 steps done {2}took \d+s$/);
+    expect(last.slice(2, 5)).toEqual([
+      expect.stringMatching(/^ {2}✗ 1\/3 {2}lot-a {2}counting {4}failed {2}\S+$/),
+      '  - 2/3  lot-b  replanting  skipped',
+      '  - 3/3  lot-c  path        skipped',
+    ]);
+    for (const line of last) expect(line.length).toBeLessThan(60);
+  });
+});
+

@@ -1,0 +1,325 @@
+import { describe, expect, it } from 'vitest';
+import { paperSizes, templateBodySchema, withoutServerOwnedFields } from '../../src/contract/index.js';
+import { element, generalBody, issueAt, parsed, pathsOf, vegetationBody } from './fixtures.js';
+
+// PRODUCT.md, "The template document" and "Errors": what POST/PUT accept, and the exact
+// `issues[].path` of each rejection.
+
+const schema = templateBodySchema;
+
+describe('templateBodySchema: the body as a whole', () => {
+  it('accepts a minimal body (name, analysisType, reportType, reportTypeId, reportCategory)', () => {
+    const body = generalBody();
+    expect(Object.keys(body).sort()).toEqual(['analysisType', 'name', 'reportCategory', 'reportType', 'reportTypeId']);
+    expect(pathsOf(schema, body)).toEqual([]);
+  });
+
+  it.each(['name', 'analysisType', 'reportType', 'reportTypeId', 'reportCategory'])(
+    'rejects a body without %s at that field',
+    (field) => {
+      const body: Record<string, unknown> = generalBody();
+      delete body[field];
+      expect(pathsOf(schema, body)).toEqual([field]);
+    },
+  );
+
+  // Where PRODUCT.md is silent, a missing field reads the same whatever its type: "X is
+  // required" (as for `name`, `margins.left`, validate-formula's `formula`), not "Invalid X",
+  // which is the message for a value that was sent and is wrong.
+  it.each(['name', 'analysisType', 'reportType', 'reportTypeId', 'reportCategory'])(
+    'says a missing %s is required',
+    (field) => {
+      const body: Record<string, unknown> = generalBody();
+      delete body[field];
+      expect(issueAt(schema, body, field).message).toBe(`${field} is required`);
+    },
+  );
+
+  it('rejects an unknown top-level field at the field name', () => {
+    const body = generalBody({ colour: 'green' });
+    expect(pathsOf(schema, body)).toEqual(['colour']);
+    expect(issueAt(schema, body, 'colour').message).toContain('colour');
+  });
+
+  it('reports every unknown top-level field, each at its own name', () => {
+    expect(pathsOf(schema, generalBody({ colour: 'green', owner: 'me' })).sort()).toEqual(['colour', 'owner']);
+  });
+
+  it('names each rejected field when several are wrong', () => {
+    expect(pathsOf(schema, generalBody({ name: '', paperSize: 'b5', mapResolution: '150' })).sort()).toEqual([
+      'mapResolution',
+      'name',
+      'paperSize',
+    ]);
+  });
+
+  it('rejects a body that is not an object with one issue at the empty path', () => {
+    expect(pathsOf(schema, null)).toEqual(['']);
+    expect(pathsOf(schema, [])).toEqual(['']);
+  });
+
+  it('accepts the server-owned fields id, userId, createdAt, updatedAt and drops them', () => {
+    const body = generalBody({
+      id: 'tpl_123',
+      userId: 'someone-else',
+      createdAt: '2020-01-01T00:00:00.000Z',
+      updatedAt: 'not even a date',
+    });
+    const data = parsed(schema, body);
+    const kept = withoutServerOwnedFields(data);
+    for (const field of ['id', 'userId', 'createdAt', 'updatedAt']) expect(kept).not.toHaveProperty(field);
+    expect(kept).toEqual(generalBody());
+  });
+});
+
+describe('templateBodySchema: name (1-200 chars)', () => {
+  it('rejects an empty name at `name`', () => {
+    expect(pathsOf(schema, generalBody({ name: '' }))).toEqual(['name']);
+  });
+  it('rejects 201 characters at `name`', () => {
+    expect(pathsOf(schema, generalBody({ name: 'n'.repeat(201) }))).toEqual(['name']);
+  });
+  it('accepts 1 and 200 characters', () => {
+    expect(pathsOf(schema, generalBody({ name: 'n' }))).toEqual([]);
+    expect(pathsOf(schema, generalBody({ name: 'n'.repeat(200) }))).toEqual([]);
+  });
+  it('rejects a non-string name at `name`', () => {
+    expect(pathsOf(schema, generalBody({ name: 7 }))).toEqual(['name']);
+  });
+});
+
+describe('templateBodySchema: enumerated fields are named, their valid sets are not', () => {
+  const cases = [
+    { field: 'analysisType', value: 'weeds', valid: ['counting', 'replanting', 'path'] },
+    { field: 'reportCategory', value: 'thermal', valid: ['general', 'vegetation_index'] },
+    { field: 'paperSize', value: 'b5', valid: [...paperSizes] },
+  ];
+  it.each(cases)('rejects $field = $value at `$field` without listing the valid values', ({ field, value, valid }) => {
+    const body = generalBody({ [field]: value });
+    expect(pathsOf(schema, body)).toEqual([field]);
+    const { message } = issueAt(schema, body, field);
+    expect(message).toContain(field);
+    for (const option of valid) expect(message).not.toContain(option);
+  });
+
+  it('says "Invalid paperSize" for an unknown paper size', () => {
+    expect(issueAt(schema, generalBody({ paperSize: 'b5' }), 'paperSize').message).toBe('Invalid paperSize');
+  });
+
+  it.each(paperSizes)('accepts paperSize %s', (paperSize) => {
+    expect(pathsOf(schema, generalBody({ paperSize }))).toEqual([]);
+  });
+
+  it('accepts each analysisType and reportCategory of the set', () => {
+    for (const analysisType of ['counting', 'replanting', 'path']) {
+      expect(pathsOf(schema, generalBody({ analysisType }))).toEqual([]);
+    }
+    for (const reportCategory of ['general', 'vegetation_index']) {
+      expect(pathsOf(schema, generalBody({ reportCategory }))).toEqual([]);
+    }
+  });
+});
+
+describe('templateBodySchema: mapResolution (number, 72-1200)', () => {
+  it('rejects a number sent as text at `mapResolution`, naming the field and not the reason', () => {
+    const body = generalBody({ mapResolution: '150' });
+    expect(pathsOf(schema, body)).toEqual(['mapResolution']);
+    const { message } = issueAt(schema, body, 'mapResolution');
+    expect(message).toContain('mapResolution');
+    expect(message).not.toMatch(/expected/i);
+    expect(message).not.toMatch(/number/i);
+    expect(message).not.toMatch(/string/i);
+    expect(message).not.toMatch(/required/i);
+  });
+  it.each([71, 1201, 0, -150])('rejects %s at `mapResolution`', (mapResolution) => {
+    expect(pathsOf(schema, generalBody({ mapResolution }))).toEqual(['mapResolution']);
+  });
+  it.each([72, 150, 1200])('accepts %s', (mapResolution) => {
+    expect(pathsOf(schema, generalBody({ mapResolution }))).toEqual([]);
+  });
+});
+
+describe('templateBodySchema: margins (top, right, bottom, left, numbers >= 0)', () => {
+  const margins = { top: 2, right: 2, bottom: 2, left: 2 };
+  it('accepts four margins, zero included', () => {
+    expect(pathsOf(schema, generalBody({ margins }))).toEqual([]);
+    expect(pathsOf(schema, generalBody({ margins: { top: 0, right: 0, bottom: 0, left: 0 } }))).toEqual([]);
+  });
+  it('rejects a missing side at `margins.left`', () => {
+    const body = generalBody({ margins: { top: 2, right: 2, bottom: 2 } });
+    expect(pathsOf(schema, body)).toEqual(['margins.left']);
+    expect(issueAt(schema, body, 'margins.left').message).toMatch(/required/);
+  });
+  it('rejects a negative side at `margins.top`', () => {
+    expect(pathsOf(schema, generalBody({ margins: { ...margins, top: -1 } }))).toEqual(['margins.top']);
+  });
+  it('rejects a side sent as text at that side, naming it and not the reason', () => {
+    const body = generalBody({ margins: { ...margins, right: '2' } });
+    expect(pathsOf(schema, body)).toEqual(['margins.right']);
+    expect(issueAt(schema, body, 'margins.right').message).not.toMatch(/expected|number|string/i);
+  });
+  it('rejects an unknown key inside margins at `margins.<key>`', () => {
+    expect(pathsOf(schema, generalBody({ margins: { ...margins, gutter: 1 } }))).toEqual(['margins.gutter']);
+  });
+});
+
+describe('templateBodySchema: saviL (number 0-1)', () => {
+  it.each([-0.1, 1.1])('rejects %s at `saviL`', (saviL) => {
+    expect(pathsOf(schema, generalBody({ saviL }))).toEqual(['saviL']);
+  });
+  it.each([0, 0.5, 1])('accepts %s', (saviL) => {
+    expect(pathsOf(schema, generalBody({ saviL }))).toEqual([]);
+  });
+  it('rejects text at `saviL`', () => {
+    expect(pathsOf(schema, generalBody({ saviL: '0.5' }))).toEqual(['saviL']);
+  });
+});
+
+describe('templateBodySchema: selectedStatistics (unique keys)', () => {
+  it('accepts distinct keys and an empty list', () => {
+    expect(pathsOf(schema, generalBody({ selectedStatistics: ['totalPlants', 'plantsPerHectare'] }))).toEqual([]);
+    expect(pathsOf(schema, generalBody({ selectedStatistics: [] }))).toEqual([]);
+  });
+  it('rejects a duplicate at the index of the duplicate', () => {
+    const body = generalBody({ selectedStatistics: ['totalPlants', 'plantsPerHectare', 'totalPlants'] });
+    expect(pathsOf(schema, body)).toEqual(['selectedStatistics.2']);
+  });
+  it('rejects a non-string item at its index', () => {
+    expect(pathsOf(schema, generalBody({ selectedStatistics: ['totalPlants', 3] }))).toEqual(['selectedStatistics.1']);
+  });
+});
+
+describe('templateBodySchema: layouts', () => {
+  const layoutsWith = (elements: unknown[], orientation = 'portrait') => generalBody({ layouts: { [orientation]: { elements } } });
+
+  it('accepts portrait only, landscape only, and both', () => {
+    expect(pathsOf(schema, layoutsWith([element()]))).toEqual([]);
+    expect(pathsOf(schema, layoutsWith([element()], 'landscape'))).toEqual([]);
+    expect(
+      pathsOf(schema, generalBody({ layouts: { portrait: { elements: [element()] }, landscape: { elements: [element()] } } })),
+    ).toEqual([]);
+  });
+
+  it.each(['map', 'legend', 'title', 'statistics', 'text', 'logo', 'scale', 'northArrow'])('accepts element type %s', (type) => {
+    expect(pathsOf(schema, layoutsWith([element({ type })]))).toEqual([]);
+  });
+
+  it('rejects x + width > 1 at the element width', () => {
+    expect(pathsOf(schema, layoutsWith([element({ x: 0.5, width: 0.6 })]))).toEqual(['layouts.portrait.elements.0.width']);
+  });
+
+  it('rejects y + height > 1 at the element height', () => {
+    expect(pathsOf(schema, layoutsWith([element({ y: 0.7, height: 0.4 })]))).toEqual(['layouts.portrait.elements.0.height']);
+  });
+
+  it('accepts boxes that end exactly at 1 (decimal sums such as 0.1 + 0.9 included)', () => {
+    expect(pathsOf(schema, layoutsWith([element({ x: 0.5, width: 0.5, y: 0, height: 1 })]))).toEqual([]);
+    expect(pathsOf(schema, layoutsWith([element({ x: 0.1, width: 0.9, y: 0.3, height: 0.7 })]))).toEqual([]);
+    expect(pathsOf(schema, layoutsWith([element({ x: 0, y: 0, width: 1, height: 1 })]))).toEqual([]);
+  });
+
+  it('rejects x < 0 at `layouts.landscape.elements.1.x`', () => {
+    expect(pathsOf(schema, layoutsWith([element(), element({ x: -0.1 })], 'landscape'))).toEqual([
+      'layouts.landscape.elements.1.x',
+    ]);
+  });
+
+  it.each(['x', 'y', 'width', 'height'])('rejects %s above 1 at that coordinate', (coordinate) => {
+    const box = { x: 0, y: 0, width: 0.5, height: 0.5, [coordinate]: 1.5 };
+    expect(pathsOf(schema, layoutsWith([element(box)]))).toContain(`layouts.portrait.elements.0.${coordinate}`);
+  });
+
+  it('rejects a coordinate sent as text at that coordinate', () => {
+    expect(pathsOf(schema, layoutsWith([element({ y: '0.1' })]))).toEqual(['layouts.portrait.elements.0.y']);
+  });
+
+  it('rejects an unknown element type at `.type` without listing the types', () => {
+    const body = layoutsWith([element(), element({ type: 'chart' })]);
+    expect(pathsOf(schema, body)).toEqual(['layouts.portrait.elements.1.type']);
+    const { message } = issueAt(schema, body, 'layouts.portrait.elements.1.type');
+    expect(message).not.toContain('northArrow');
+  });
+
+  it('rejects an element without a type at `.type`', () => {
+    const { type: _type, ...untyped } = element();
+    expect(pathsOf(schema, layoutsWith([untyped]))).toEqual(['layouts.portrait.elements.0.type']);
+  });
+
+  it('keeps other element properties as sent', () => {
+    const title = element({ type: 'text', text: 'Lot 7', fontSize: 14, style: { bold: true } });
+    const data = parsed(schema, layoutsWith([title]));
+    expect(data.layouts?.portrait?.elements[0]).toEqual(title);
+  });
+
+  it('rejects `{}` (neither portrait nor landscape) at `layouts`', () => {
+    expect(pathsOf(schema, generalBody({ layouts: {} }))).toEqual(['layouts']);
+  });
+
+  it('rejects an unknown orientation at `layouts.square`', () => {
+    const layout = { elements: [element()] };
+    expect(pathsOf(schema, generalBody({ layouts: { portrait: layout, square: layout } }))).toEqual(['layouts.square']);
+    expect(pathsOf(schema, generalBody({ layouts: { square: layout } }))).toContain('layouts.square');
+  });
+
+  it('rejects a layout without elements at `layouts.portrait.elements`', () => {
+    expect(pathsOf(schema, generalBody({ layouts: { portrait: {} } }))).toEqual(['layouts.portrait.elements']);
+  });
+
+  it('rejects an unknown key beside elements', () => {
+    expect(pathsOf(schema, generalBody({ layouts: { portrait: { elements: [], grid: 12 } } }))).toEqual([
+      'layouts.portrait.grid',
+    ]);
+  });
+});
+
+describe('templateBodySchema: colorScale', () => {
+  const scale = (stops: unknown[]) => vegetationBody({ indexName: 'NDVI', colorScale: { stops } });
+  const stop = (value: unknown, color: unknown = '#1a9850') => ({ value, color });
+
+  it('accepts two or more ascending stops with #rrggbb colours (either case)', () => {
+    expect(pathsOf(schema, scale([stop(0, '#a50026'), stop(1, '#006837')]))).toEqual([]);
+    expect(pathsOf(schema, scale([stop(-0.2, '#A50026'), stop(0.3, '#FEE08B'), stop(0.9, '#006837')]))).toEqual([]);
+  });
+
+  it('rejects one stop at `colorScale.stops`', () => {
+    expect(pathsOf(schema, scale([stop(0)]))).toEqual(['colorScale.stops']);
+  });
+
+  it('rejects no stops at `colorScale.stops`', () => {
+    expect(pathsOf(schema, scale([]))).toEqual(['colorScale.stops']);
+  });
+
+  it('rejects values that do not ascend at the stop that breaks the order', () => {
+    expect(pathsOf(schema, scale([stop(0.5), stop(0.2)]))).toEqual(['colorScale.stops.1.value']);
+    expect(pathsOf(schema, scale([stop(0), stop(0.5), stop(0.4)]))).toEqual(['colorScale.stops.2.value']);
+  });
+
+  it.each(['#12345', 'red', '#1234567', '12a456', '#gggggg'])('rejects colour %s at `colorScale.stops.0.color`', (color) => {
+    expect(pathsOf(schema, scale([stop(0, color), stop(1)]))).toEqual(['colorScale.stops.0.color']);
+  });
+
+  it('rejects a value sent as text at `colorScale.stops.0.value`', () => {
+    expect(pathsOf(schema, scale([stop('0'), stop(1)]))).toEqual(['colorScale.stops.0.value']);
+  });
+
+  it('rejects unknown keys in the scale and in a stop', () => {
+    expect(pathsOf(schema, vegetationBody({ indexName: 'NDVI', colorScale: { stops: [stop(0), stop(1)], name: 'x' } }))).toEqual([
+      'colorScale.name',
+    ]);
+    expect(pathsOf(schema, scale([{ ...stop(0), label: 'soil' }, stop(1)]))).toEqual(['colorScale.stops.0.label']);
+  });
+});
+
+describe('templateBodySchema: formula length', () => {
+  it('rejects 2001 characters at `formula`', () => {
+    const body = vegetationBody({ indexName: 'Custom_Index', formula: 'N'.repeat(2001) });
+    expect(pathsOf(schema, body)).toEqual(['formula']);
+  });
+  it('accepts 2000 characters', () => {
+    const body = vegetationBody({ indexName: 'Custom_Index', formula: 'N'.repeat(2000) });
+    expect(pathsOf(schema, body)).toEqual([]);
+  });
+  it('rejects a non-string formula at `formula`', () => {
+    expect(pathsOf(schema, vegetationBody({ indexName: 'Custom_Index', formula: 42 }))).toEqual(['formula']);
+  });
+});

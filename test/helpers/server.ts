@@ -1,0 +1,87 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnCli, runCli, type SpawnedCli } from './cli.js';
+
+export interface IssuedKey {
+  accountId: string;
+  userId: string;
+  apiKey: string;
+}
+
+/** A real `reportctl serve` child process on a free port, with its own database file. */
+export interface TestServer {
+  url: string;
+  db: string;
+  process: SpawnedCli;
+  /** `reportctl admin ... --db <this db> --json`, parsed. */
+  admin<T = unknown>(...args: string[]): Promise<T>;
+  newAccount(options?: { templateLimit?: number }): Promise<IssuedKey>;
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix = 'reportctl-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startServe(
+  options: { readsPerMinute?: number; writesPerMinute?: number; extraArgs?: string[]; db?: string } = {},
+): Promise<TestServer> {
+  const db = options.db ?? join(tempDir(), 'service.db');
+  const spawned = await spawnCli([
+    'serve',
+    '--port',
+    '0',
+    '--db',
+    db,
+    '--json',
+    '--no-access-log',
+    '--reads-per-minute',
+    String(options.readsPerMinute ?? 100_000),
+    '--writes-per-minute',
+    String(options.writesPerMinute ?? 100_000),
+    ...(options.extraArgs ?? []),
+  ]);
+  const first = JSON.parse(spawned.firstLine) as { url: string; db: string };
+  const admin = async <T>(...args: string[]): Promise<T> => {
+    const result = await runCli(['admin', ...args, '--db', db, '--json']);
+    if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+    return (result.stdout.trim() === '' ? undefined : JSON.parse(result.stdout)) as T;
+  };
+  return {
+    url: first.url,
+    db,
+    process: spawned,
+    admin,
+    newAccount: (opts = {}) =>
+      admin<IssuedKey>('accounts', 'create', ...(opts.templateLimit !== undefined ? ['--template-limit', String(opts.templateLimit)] : [])),
+    stop: async () => {
+      await spawned.stop('SIGTERM');
+    },
+  };
+}
+
+/** fetch with the key in the `apiKey` header and JSON in and out. */
+export async function api(
+  server: { url: string },
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.key !== undefined) headers.apiKey = options.key;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(server.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}

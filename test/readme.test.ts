@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, cleanEnv, spawnCli, type SpawnedCli } from './helpers/cli.js';
+import { tempDir } from './helpers/server.js';
+
+/** The ```sh blocks of one README section, in order. */
+function shellBlocks(section: string): string[] {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf(`\n## ${section}\n`);
+  expect(start, `README section "${section}"`).toBeGreaterThan(0);
+  const end = readme.indexOf('\n## ', start + 1);
+  const text = readme.slice(start, end === -1 ? undefined : end);
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+/** Runs README lines in bash, `reportctl` on PATH being the built CLI, stopping at the first failure. */
+function runScript(script: string, cwd: string, env: Record<string, string>) {
+  return spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], {
+    cwd,
+    encoding: 'utf8',
+    env: cleanEnv({ ...env, PATH: `${binDir}:${process.env.PATH}` }),
+    timeout: 120_000,
+  });
+}
+
+let binDir: string;
+let server: SpawnedCli;
+let url: string;
+let ownerKey: string;
+
+beforeAll(async () => {
+  binDir = tempDir('reportctl-bin-');
+  writeFileSync(join(binDir, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(binDir, 'reportctl'), 0o755);
+  // The tour's own serve line, made quick for a test: a free port and fast simulated steps.
+  const [serveBlock] = shellBlocks('A quick tour');
+  const serveArgs = serveBlock!.trim().split(/\s+/).slice(1);
+  expect(serveArgs).toEqual(['serve', '--demo', '--simulate', '--db', ':memory:']);
+  server = await spawnCli([...serveArgs, '--port', '0', '--step-seconds', '0.3', '--json', '--no-access-log']);
+  const first = JSON.parse(server.firstLine) as { url: string; keys: { owner: string } };
+  url = first.url;
+  ownerKey = first.keys.owner;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('README', () => {
+  it('starts with the two commands: the demo service and the tests', () => {
+    const [block] = shellBlocks('Two commands');
+    expect(block).toMatch(/^npm ci && npx reportctl serve --demo\b/m);
+    expect(block).toMatch(/^npm test\b/m);
+    const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+    expect(ci).toMatch(/^npm ci\nnpm test$/m);
+  });
+
+  it('the curl line works with the printed key', () => {
+    const [, curlBlock] = shellBlocks('Two commands');
+    const line = curlBlock!.trim().replace('<owner key>', ownerKey).replace('http://127.0.0.1:4747', url);
+    const result = runScript(`${line} --fail --silent`, tempDir(), {});
+    expect(result.status, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as { total: number }).total).toBeGreaterThan(0);
+  });
+
+  it('the quick tour runs by copy-paste against the demo', () => {
+    const [, tour] = shellBlocks('A quick tour');
+    const script = tour!.replace(/^export REPORTCTL_API_KEY=.*$/m, `export REPORTCTL_API_KEY=${ownerKey}`);
+    const result = runScript(script, tempDir(), { REPORTCTL_BASE_URL: url });
+    expect(result.status, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toMatch(/Lot 7 — stand count/);
+    expect(result.stdout).toMatch(/invalid/);
+  });
+
+  it('the formula examples run offline', () => {
+    const [block] = shellBlocks('Formulas, offline');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'formulas.txt'), '(NIR - R) / (NIR + R + eps)\nsqrt(abs(NIR - G))\n');
+    const result = runScript(block!, dir, {});
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^0\.77\d+$/m);
+  });
+
+  it('the admin examples run against a database file', () => {
+    const [block] = shellBlocks('The embedded service');
+    const dir = tempDir();
+    const db = join(dir, 'admin.db');
+    writeFileSync(join(dir, 'fixtures.json'), JSON.stringify({ analyses: [{ lotId: 'lot-9', analysisType: 'path', status: 'completed' }] }));
+    writeFileSync(join(dir, 'catalogs.json'), JSON.stringify({ statistics: { counting: ['totalPlants'], replanting: ['gapCount'], path: ['pathLengthM'] } }));
+    // Each placeholder gets the value an earlier line printed.
+    const script = `
+export REPORTCTL_TEST_DB=${JSON.stringify(db)}
+reportctl() { command reportctl "$@" --db "$REPORTCTL_TEST_DB"; }
+${block!
+  .replace(/^(reportctl admin accounts create .*--json).*$/m, 'ACCOUNT_ID=$($1 | node -pe "JSON.parse(require(\'fs\').readFileSync(0)).accountId")')
+  .replace(/^(reportctl admin queues create .*)$/m, 'QUEUE_ID=$($1 --json | node -pe "JSON.parse(require(\'fs\').readFileSync(0)).id")')
+  .replace(/^(reportctl admin queue-runs enqueue --queue QUEUE_ID) \[--fail-at-step 2\].*$/m, 'RUN_ID=$($1 --json | node -pe "JSON.parse(require(\'fs\').readFileSync(0)).id")')
+  .replace(/^(reportctl admin keys create .*)$/m, 'KEY=$($1 --json | node -pe "JSON.parse(require(\'fs\').readFileSync(0)).apiKey")')
+  .replace(/rctl_…/g, '"$KEY"')
+  .replace(/\b(ACCOUNT_ID|QUEUE_ID|RUN_ID)\b(?!=)/g, (name) => `"$${name}"`)
+  .replace(/\s+#.*$/gm, '')}`;
+    const result = runScript(script, dir, {});
+    expect(result.status, `script:\n${script}\nstderr:\n${result.stderr}`).toBe(0);
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli, type SpawnedCli } from '../helpers/cli.js';
+import { api } from '../helpers/server.js';
+import { ISO_MS, listAll, type Page } from '../helpers/http.js';
+
+/** `reportctl serve --demo` as a user first meets it (PRODUCT.md "The embedded service"). */
+
+interface DemoLine {
+  url: string;
+  db: string;
+  keys: { owner: string; subUser: string; accountId?: string };
+}
+
+describe('serve --demo --json', () => {
+  let demo: SpawnedCli;
+  let line: DemoLine;
+
+  beforeAll(async () => {
+    demo = await spawnCli(['serve', '--demo', '--port', '0', '--db', ':memory:', '--json']);
+    line = JSON.parse(demo.firstLine) as DemoLine;
+  });
+  afterAll(async () => {
+    if (demo) await demo.stop('SIGKILL');
+  });
+
+  it('prints one JSON object with url, db and the demo keys', () => {
+    expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number(new URL(line.url).port)).toBeGreaterThan(0);
+    expect(line.db).toBe(':memory:');
+    expect(typeof line.keys.owner).toBe('string');
+    expect(typeof line.keys.subUser).toBe('string');
+    expect(line.keys.owner).not.toBe(line.keys.subUser);
+    // At least 32 bytes of entropy: 43+ characters of base64url (or 64 hex) beyond any prefix.
+    for (const key of [line.keys.owner, line.keys.subUser]) expect(key.length).toBeGreaterThanOrEqual(43);
+  });
+
+  it('the owner key sees templates, queues and runs in several states', async () => {
+    const templates = await api(line, 'GET', '/api/v2/templates', { key: line.keys.owner });
+    expect(templates.status).toBe(200);
+    const templatePage = templates.body as Page<{ id: string; createdAt: string; name: string }>;
+    expect(templatePage.total).toBeGreaterThan(0);
+    for (const template of templatePage.data) expect(template.createdAt).toMatch(ISO_MS);
+
+    const queues = await api(line, 'GET', '/api/v2/queues', { key: line.keys.owner });
+    expect(queues.status).toBe(200);
+    expect((queues.body as Page<unknown>).total).toBeGreaterThan(0);
+
+    const runs = await listAll<{ status: string; steps: unknown[] }>(line, line.keys.owner, '/api/v2/queue-runs');
+    expect(runs.length).toBeGreaterThan(0);
+    const statuses = new Set(runs.map((run) => run.status));
+    expect(statuses.size).toBeGreaterThanOrEqual(3);
+    // Finished and unfinished runs both.
+    expect([...statuses].some((status) => ['completed', 'failed', 'cancelled'].includes(status))).toBe(true);
+    expect([...statuses].some((status) => ['pending', 'claimed', 'running'].includes(status))).toBe(true);
+
+    const analyses = await api(line, 'GET', '/api/v2/analyses', { key: line.keys.owner });
+    expect((analyses.body as Page<unknown>).total).toBeGreaterThan(0);
+  });
+
+  it('the sub-user key sees exactly what the owner sees', async () => {
+    for (const path of ['/api/v2/templates', '/api/v2/queues', '/api/v2/queue-runs', '/api/v2/analyses']) {
+      const [asOwner, asSub] = await Promise.all([
+        api(line, 'GET', `${path}?limit=100`, { key: line.keys.owner }),
+        api(line, 'GET', `${path}?limit=100`, { key: line.keys.subUser }),
+      ]);
+      expect(asSub.status, path).toBe(200);
+      expect(asSub.body, path).toEqual(asOwner.body);
+    }
+  });
+
+  it('every demo template can be read back and PUT back unchanged (it is a valid template)', async () => {
+    const templates = await listAll<{ id: string; updatedAt: string }>(line, line.keys.owner, '/api/v2/templates');
+    for (const template of templates) {
+      const one = await api(line, 'GET', `/api/v2/templates/${template.id}`, { key: line.keys.owner });
+      expect(one.body).toEqual(template);
+      const put = await api(line, 'PUT', `/api/v2/templates/${template.id}`, { key: line.keys.subUser, body: template });
+      expect(put.status, put.text).toBe(200);
+      const { updatedAt: _before, ...sameFields } = template;
+      expect(put.body).toMatchObject(sameFields);
+    }
+  });
+
+  it('SIGTERM closes it cleanly with exit code 0', async () => {
+    const exit = await demo.stop('SIGTERM');
+    expect(exit).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${line.url}/api/v2/openapi.json`)).rejects.toThrow();
+  });
+});
+
+describe('serve without --json', () => {
+  it('prints exactly "reportctl serve listening on http://127.0.0.1:PORT" first, and serves there', async () => {
+    const serve = await spawnCli(['serve', '--demo', '--port', '0', '--db', ':memory:']);
+    try {
+      const match = /^reportctl serve listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(serve.firstLine);
+      expect(match, serve.firstLine).not.toBeNull();
+      expect(Number(match![2])).toBeGreaterThan(0);
+      const response = await fetch(`${match![1]}/api/v2/openapi.json`);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    } finally {
+      const exit = await serve.stop('SIGTERM');
+      expect(exit).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('SIGINT closes it too, without being killed by the signal', async () => {
+    const serve = await spawnCli(['serve', '--port', '0', '--db', ':memory:']);
+    expect(serve.firstLine).toMatch(/^reportctl serve listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const exit = await serve.stop('SIGINT');
+    expect(exit.signal).toBeNull();
+    expect([0, 130]).toContain(exit.code);
+  });
+});

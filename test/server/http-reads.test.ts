@@ -1,0 +1,349 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { ISO_MS, expectError, expectIssues, listAll, type Page } from '../helpers/http.js';
+
+/**
+ * The read-only endpoints over real HTTP: the three catalogs, queues, queue runs, analyses
+ * (v2 and the deprecated v0) and the OpenAPI document. Queues, runs and analyses come from
+ * `admin seed`, the way PRODUCT.md keeps them outside the API.
+ */
+
+interface Queue {
+  id: string;
+  name: string;
+  steps: Array<{ order: number; lotId: string; analysisType: string }>;
+  createdAt: string;
+}
+interface QueueRun {
+  id: string;
+  name: string;
+  queueId: string;
+  status: string;
+  estimatedHa: number;
+  steps: Array<{ order: number; lotId: string; analysisType: string; status: string; analysisId?: string | null; finishedAt?: string | null }>;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+interface Analysis {
+  id: string;
+  lotId: string;
+  analysisType: string;
+  status: string;
+}
+
+let server: TestServer;
+let owner: IssuedKey;
+
+const fixtures = {
+  queues: [
+    {
+      name: 'North block',
+      steps: [
+        { lotId: 'lot-n1', analysisType: 'counting' },
+        { lotId: 'lot-n2', analysisType: 'replanting' },
+      ],
+    },
+    { name: 'South block', steps: [{ lotId: 'lot-s1', analysisType: 'path' }] },
+  ],
+  runs: [
+    { queue: 0, name: 'run pending' },
+    { queue: 0, name: 'run claimed', advance: 1 },
+    { queue: 0, name: 'run running', advance: 2 },
+    { queue: 0, name: 'run completed', advance: 10, estimatedHa: 42.5 },
+    { queue: 0, name: 'run failed', advance: 10, failAtStep: 1 },
+    { queue: 1, name: 'run cancelled', advance: 1, cancel: true },
+  ],
+  analyses: [
+    { lotId: 'lot-a', analysisType: 'counting', status: 'completed' },
+    { lotId: 'lot-a', analysisType: 'counting', status: 'failed' },
+    { lotId: 'lot-a', analysisType: 'replanting', status: 'completed' },
+    { lotId: 'lot-b', analysisType: 'counting', status: 'completed' },
+    { lotId: 'lot-b', analysisType: 'path', status: 'failed' },
+  ],
+};
+
+beforeAll(async () => {
+  server = await startServe();
+  owner = await server.newAccount();
+  const file = join(tempDir(), 'fixtures.json');
+  writeFileSync(file, JSON.stringify(fixtures));
+  await server.admin('seed', '--account', owner.accountId, '--file', file);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const get = (path: string, key = owner.apiKey) => api(server, 'GET', path, { key });
+
+describe('catalogs', () => {
+  const types = ['counting', 'replanting', 'path'];
+
+  it('report-types: an array of entries per analysis type', async () => {
+    const response = await get('/api/v2/catalogs/report-types');
+    expect(response.status).toBe(200);
+    const catalog = response.body as Record<string, Array<Record<string, unknown>>>;
+    for (const type of types) {
+      expect(Array.isArray(catalog[type]), type).toBe(true);
+      expect(catalog[type]!.length).toBeGreaterThan(0);
+      for (const entry of catalog[type]!) {
+        expect(entry.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+        expect(typeof entry.key).toBe('string');
+        expect(entry.label).toEqual({ en: expect.any(String), es: expect.any(String) });
+        expect(Array.isArray(entry.statistics)).toBe(true);
+        expect(['general', 'vegetation_index']).toContain(entry.reportCategory);
+      }
+    }
+  });
+
+  it('statistics: exactly { counting, replanting, path }, each an array of keys; report types use only them', async () => {
+    const response = await get('/api/v2/catalogs/statistics');
+    expect(response.status).toBe(200);
+    const statistics = response.body as Record<string, unknown>;
+    expect(Object.keys(statistics).sort()).toEqual(['counting', 'path', 'replanting']);
+    const reportTypes = (await get('/api/v2/catalogs/report-types')).body as Record<string, Array<{ statistics: string[] }>>;
+    for (const type of types) {
+      const keys = statistics[type] as string[];
+      expect(Array.isArray(keys)).toBe(true);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) expect(typeof key).toBe('string');
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const entry of reportTypes[type]!) for (const statistic of entry.statistics) expect(keys).toContain(statistic);
+    }
+  });
+
+  it('vegetation-index-defaults: the spec’s index names, defaults and customFormula', async () => {
+    const response = await get('/api/v2/catalogs/vegetation-index-defaults');
+    expect(response.status).toBe(200);
+    const defaults = response.body as {
+      indexNames: string[];
+      colorScales: Record<string, { stops: Array<{ value: number; color: string }> }>;
+      accentColors: Record<string, string>;
+      layouts: Record<string, { elements: unknown[] }>;
+      defaults: Record<string, unknown>;
+      customFormula: Record<string, unknown>;
+    };
+    const names = ['NDVI', 'NDWI', 'EVI', 'SAVI', 'NDRE', 'LCI', 'Custom_Index'];
+    expect([...defaults.indexNames].sort()).toEqual([...names].sort());
+    for (const name of names) {
+      const scale = defaults.colorScales[name];
+      expect(scale, name).toBeDefined();
+      expect(scale!.stops.length).toBeGreaterThanOrEqual(2);
+      for (let i = 1; i < scale!.stops.length; i++) expect(scale!.stops[i]!.value).toBeGreaterThan(scale!.stops[i - 1]!.value);
+      for (const stop of scale!.stops) expect(stop.color).toMatch(/^#[0-9a-fA-F]{6}$/);
+      expect(defaults.accentColors[name], name).toMatch(/^#[0-9a-fA-F]{6}$/);
+    }
+    expect(Object.keys(defaults.layouts).sort()).toEqual(['landscape', 'portrait']);
+    for (const layout of Object.values(defaults.layouts)) expect(layout.elements.length).toBeGreaterThan(0);
+    expect(defaults.defaults).toEqual({ paperSize: 'letter', mapResolution: 150, margins: { top: 2, right: 2, bottom: 2, left: 2 }, saviL: 0.5 });
+    expect(defaults.customFormula).toEqual({
+      allowedBands: ['R', 'G', 'B', 'RE', 'NIR'],
+      allowedScalars: ['eps', 'L'],
+      allowedFunctions: ['sqrt', 'abs'],
+      rules: { divisionRequiresEps: true },
+    });
+  });
+});
+
+describe('GET /api/v2/queues', () => {
+  it('the account’s saved queues with steps, newest first, in the paginated envelope', async () => {
+    const response = await get('/api/v2/queues');
+    expect(response.status).toBe(200);
+    const envelope = response.body as Page<Queue>;
+    expect(envelope).toMatchObject({ total: 2, page: 1, limit: 20 });
+    expect(envelope.data.map((queue) => queue.name)).toEqual(['South block', 'North block']);
+    const north = envelope.data[1]!;
+    expect(north.steps).toEqual([
+      { order: 1, lotId: 'lot-n1', analysisType: 'counting' },
+      { order: 2, lotId: 'lot-n2', analysisType: 'replanting' },
+    ]);
+    expect(north.createdAt).toMatch(ISO_MS);
+    const second = await get('/api/v2/queues?limit=1&page=2');
+    expect((second.body as Page<Queue>).data.map((queue) => queue.id)).toEqual([north.id]);
+    expectIssues(await get('/api/v2/queues?limit=500'), 'limit');
+    expectIssues(await get('/api/v2/queues?page=0'), 'page');
+  });
+});
+
+describe('GET /api/v2/queue-runs', () => {
+  let runs: QueueRun[];
+  beforeAll(async () => {
+    runs = await listAll<QueueRun>(server, owner.apiKey, '/api/v2/queue-runs');
+  });
+
+  it('lists every run with the spec’s fields, newest first', () => {
+    expect(runs.map((run) => run.name)).toEqual(fixtures.runs.map((run) => run.name).reverse());
+    for (const run of runs) {
+      for (const field of ['id', 'name', 'queueId', 'status', 'estimatedHa', 'steps', 'createdAt', 'startedAt', 'finishedAt']) {
+        expect(run, `${run.name} has ${field}`).toHaveProperty(field);
+      }
+      expect(run.createdAt).toMatch(ISO_MS);
+      for (const step of run.steps) expect(['pending', 'running', 'completed', 'failed', 'skipped']).toContain(step.status);
+    }
+    const byName = new Map(runs.map((run) => [run.name, run]));
+    expect(byName.get('run completed')!.estimatedHa).toBe(42.5);
+    expect(byName.get('run pending')!.startedAt).toBeNull();
+    expect(byName.get('run pending')!.finishedAt).toBeNull();
+    expect(byName.get('run completed')!.startedAt).toMatch(ISO_MS);
+    expect(byName.get('run completed')!.finishedAt).toMatch(ISO_MS);
+  });
+
+  it.each(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled'])('status=%s filters to that status', async (status) => {
+    const response = await get(`/api/v2/queue-runs?status=${status}`);
+    expect(response.status).toBe(200);
+    const envelope = response.body as Page<QueueRun>;
+    expect(envelope.total).toBe(1);
+    expect(envelope.data.map((run) => run.name)).toEqual([`run ${status}`]);
+    expect(envelope.data[0]!.status).toBe(status);
+  });
+
+  it('a status outside the allowed set is 400 at `status`', async () => {
+    expectIssues(await get('/api/v2/queue-runs?status=done'), 'status');
+    expectIssues(await get('/api/v2/queue-runs?status='), 'status');
+  });
+});
+
+describe('GET /api/v2/analyses', () => {
+  const names = async (query: string) => {
+    const response = await get(`/api/v2/analyses?${query}`);
+    expect(response.status, response.text).toBe(200);
+    const envelope = response.body as Page<Analysis>;
+    expect(envelope.total).toBe(envelope.data.length);
+    return envelope.data.map((analysis) => `${analysis.lotId}/${analysis.analysisType}/${analysis.status}`);
+  };
+
+  it('filters lotId, analysisType and status combine with AND', async () => {
+    expect(await names('lotId=lot-a')).toEqual(['lot-a/replanting/completed', 'lot-a/counting/failed', 'lot-a/counting/completed']);
+    expect(await names('lotId=lot-a&analysisType=counting')).toEqual(['lot-a/counting/failed', 'lot-a/counting/completed']);
+    expect(await names('lotId=lot-a&analysisType=counting&status=failed')).toEqual(['lot-a/counting/failed']);
+    expect(await names('analysisType=counting&status=completed')).toEqual(
+      expect.arrayContaining(['lot-b/counting/completed', 'lot-a/counting/completed']),
+    );
+    expect((await names('analysisType=counting&status=completed')).every((name) => name.endsWith('/counting/completed'))).toBe(true);
+    expect(await names('lotId=lot-b&analysisType=replanting')).toEqual([]);
+    expect(await names('lotId=lot-b&status=failed')).toEqual(['lot-b/path/failed']);
+    expect(await names('lotId=no-such-lot')).toEqual([]);
+  });
+
+  it('includes the analyses of finished run steps', async () => {
+    const fromRuns = await names('lotId=lot-n1');
+    // "run completed" and "run failed" both finished step 1 (lot-n1 counting); "run running" has not yet.
+    expect([...fromRuns].sort()).toEqual(['lot-n1/counting/completed', 'lot-n1/counting/failed']);
+  });
+
+  it('a filter value outside its allowed set is 400 at the parameter’s name', async () => {
+    expectIssues(await get('/api/v2/analyses?status=running'), 'status');
+    expectIssues(await get('/api/v2/analyses?analysisType=orchard'), 'analysisType');
+    expectIssues(await get('/api/v2/analyses?limit=0'), 'limit');
+  });
+});
+
+describe('POST /api/v0/analyses (deprecated)', () => {
+  const legacy = (body: unknown, key: string | null = owner.apiKey) =>
+    api(server, 'POST', '/api/v0/analyses', { ...(key === null ? {} : { key }), body });
+  const itemsOf = (body: unknown): Analysis[] => (Array.isArray(body) ? body : (body as { data: Analysis[] }).data);
+
+  const expectDeprecated = (response: Awaited<ReturnType<typeof legacy>>) => {
+    expect(response.headers.get('deprecation'), `Deprecation on a ${response.status}`).toMatch(/^@\d+$/);
+    expect(response.headers.get('link')).toBe('</api/v2/analyses>; rel="successor-version"');
+    expect(response.headers.get('sunset')).toBeNull();
+  };
+
+  it('still answers, marked deprecated, with no Sunset', async () => {
+    const response = await legacy({});
+    expect(response.status, response.text).toBe(200);
+    expectDeprecated(response);
+    const all = await listAll<Analysis>(server, owner.apiKey, '/api/v2/analyses');
+    expect(itemsOf(response.body).map((analysis) => analysis.id).sort()).toEqual(all.map((analysis) => analysis.id).sort());
+  });
+
+  it('only one filter applies: the filters do not combine', async () => {
+    const combined = await names2('lotId=lot-a&analysisType=path');
+    expect(combined).toEqual([]);
+    const response = await legacy({ lotId: 'lot-a', analysisType: 'path' });
+    expect(response.status).toBe(200);
+    expectDeprecated(response);
+    const items = itemsOf(response.body);
+    expect(items.length).toBeGreaterThan(0);
+    const byLot = items.every((analysis) => analysis.lotId === 'lot-a');
+    const byType = items.every((analysis) => analysis.analysisType === 'path');
+    expect(byLot || byType).toBe(true);
+    // With one filter it is a plain filter.
+    const one = itemsOf((await legacy({ status: 'failed' })).body);
+    expect(one.map((analysis) => analysis.status).every((status) => status === 'failed')).toBe(true);
+    expect(one.length).toBe((await names2('status=failed')).length);
+  });
+
+  it('its 400 and 401 are marked deprecated too', async () => {
+    const invalid = await legacy({ status: 'exploded' });
+    expectIssues(invalid, 'status');
+    expectDeprecated(invalid);
+    const unknownField = await legacy({ lotIds: ['lot-a'] });
+    expectIssues(unknownField, 'lotIds');
+    expectDeprecated(unknownField);
+    const noKey = await legacy({}, null);
+    expectError(noKey, 401, 'API_KEY_MISSING');
+    expectDeprecated(noKey);
+  });
+
+  it('the v2 listing is not marked deprecated', async () => {
+    const response = await get('/api/v2/analyses');
+    expect(response.headers.get('deprecation')).toBeNull();
+    expect(response.headers.get('sunset')).toBeNull();
+  });
+
+  async function names2(query: string): Promise<string[]> {
+    const response = await get(`/api/v2/analyses?${query}`);
+    return (response.body as Page<Analysis>).data.map((analysis) => analysis.id);
+  }
+});
+
+describe('GET /api/v2/openapi.json', () => {
+  const operations: Array<[string, string]> = [
+    ['get', '/api/v2/templates'],
+    ['post', '/api/v2/templates'],
+    ['get', '/api/v2/templates/presets'],
+    ['get', '/api/v2/templates/{id}'],
+    ['put', '/api/v2/templates/{id}'],
+    ['delete', '/api/v2/templates/{id}'],
+    ['post', '/api/v2/templates/validate-formula'],
+    ['get', '/api/v2/catalogs/report-types'],
+    ['get', '/api/v2/catalogs/statistics'],
+    ['get', '/api/v2/catalogs/vegetation-index-defaults'],
+    ['get', '/api/v2/queues'],
+    ['get', '/api/v2/queue-runs'],
+    ['get', '/api/v2/analyses'],
+    ['post', '/api/v0/analyses'],
+  ];
+
+  it('is an OpenAPI 3 document listing every path and method', async () => {
+    const response = await api(server, 'GET', '/api/v2/openapi.json', { key: owner.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+    const document = response.body as {
+      openapi: string;
+      info: { title: string; version: string };
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; deprecated?: boolean; parameters?: Array<{ name: string; in: string }> }>>;
+    };
+    expect(document.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(typeof document.info.title).toBe('string');
+    expect(typeof document.info.version).toBe('string');
+    for (const [method, path] of operations) {
+      const operation = document.paths[path]?.[method];
+      expect(operation, `${method.toUpperCase()} ${path}`).toBeDefined();
+      expect(Object.keys(operation!.responses).length).toBeGreaterThan(0);
+      for (const status of Object.keys(operation!.responses)) expect(status).toMatch(/^([1-5]\d\d|default)$/);
+    }
+    expect(document.paths['/api/v0/analyses']!.post!.deprecated).toBe(true);
+    expect(document.paths['/api/v2/templates']!.post!.responses).toHaveProperty('201');
+    expect(document.paths['/api/v2/templates/{id}']!.get!.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path' })]),
+    );
+    const listParameters = (document.paths['/api/v2/templates']!.get!.parameters ?? []).map((parameter) => parameter.name);
+    expect(listParameters).toEqual(expect.arrayContaining(['page', 'limit', 'analysisType', 'reportType', 'reportCategory']));
+    const runParameters = (document.paths['/api/v2/queue-runs']!.get!.parameters ?? []).map((parameter) => parameter.name);
+    expect(runParameters).toEqual(expect.arrayContaining(['page', 'limit', 'status']));
+  });
+});
