@@ -1,4 +1,4 @@
-import type { KeyHeader } from '../client/http.js';
+import type { KeyHeader } from '../client/key-headers.js';
 import type { Env } from './io.js';
 
 /** One named set of connection settings in the config file. */

@@ -33,7 +33,9 @@ export async function startProgress(deps: CliDeps): Promise<Progress> {
       spinner.text = text;
       if (!spinner.isSpinning) spinner.start();
     },
-    stop: () => spinner.stop(),
+    stop: () => {
+      if (spinner.isSpinning) spinner.stop();
+    },
   };
 }
 
@@ -60,10 +62,12 @@ export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Se
     userAgent: 'reportctl',
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, line) } : {}),
-    onWait: (reason) => {
-      // On a terminal the spinner says it; piped, only --verbose does: a failure stays one line.
+    onWait: (reason, _ms, cause) => {
+      // On a terminal the spinner says it. Piped, a rate-limit wait is said (it may last a
+      // minute and must not look like a hang); quick retries only with --verbose, so a
+      // failure stays one line.
       if (tty) progress.update(reason);
-      else if (options.verbose) writeLine(deps.io.stderr, `reportctl: ${reason}`);
+      else if (cause === 'rate-limit' || options.verbose) writeLine(deps.io.stderr, `reportctl: ${reason}`);
     },
   });
   return { settings, api: serviceApi(client), style, progress };

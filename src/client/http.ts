@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { errorBodySchema } from '../contract/index.js';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from './errors.js';
 
-export type KeyHeader = 'apiKey' | 'X-API-Key' | 'Authorization';
-export const keyHeaders: readonly KeyHeader[] = ['apiKey', 'X-API-Key', 'Authorization'];
+import type { KeyHeader } from './key-headers.js';
+export type { KeyHeader } from './key-headers.js';
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -24,7 +24,7 @@ export interface ApiClientOptions {
   /** --verbose: one line per request and response header, the key redacted. */
   trace?: (line: string) => void;
   /** Told before every deliberate wait (spinners show it). */
-  onWait?: (reason: string, ms: number) => void;
+  onWait?: (reason: string, ms: number, cause: 'rate-limit' | 'retry') => void;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   userAgent?: string;
@@ -109,7 +109,8 @@ export class ApiClient {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResult> {
     const url = this.url(path, options.query);
-    const kind = method === 'GET' || method === 'HEAD' || READ_POSTS.some((pattern) => pattern.test(path)) ? 'reads' : 'writes';
+    const bare = path.split('?')[0]!;
+    const kind = method === 'GET' || method === 'HEAD' || READ_POSTS.some((pattern) => pattern.test(bare)) ? 'reads' : 'writes';
     const maxRateLimit = this.options.maxRateLimitRetries ?? 5;
     const maxTransient = method === 'GET' ? (this.options.maxTransientRetries ?? 3) : 0;
     const signal = options.signal ?? this.options.signal;
@@ -136,7 +137,7 @@ export class ApiClient {
         }
         rateLimited += 1;
         // A 429 was not processed, so repeating even a POST is safe.
-        this.options.onWait?.(`rate limited; retrying in ${Math.ceil(waitMs / 1000)} s`, waitMs);
+        this.options.onWait?.(`rate limited; retrying in ${Math.ceil(waitMs / 1000)} s`, waitMs, 'rate-limit');
         await this.options.sleep(waitMs, signal);
         if (signal?.aborted) throw signal.reason ?? new Error('aborted');
         continue;
@@ -157,7 +158,7 @@ export class ApiClient {
     if (!bucket || bucket.remaining > 0) return;
     const waitMs = bucket.resetAt - this.options.now();
     if (waitMs <= 0) return;
-    this.options.onWait?.(`pacing to the rate limit; next request in ${Math.ceil(waitMs / 1000)} s`, waitMs);
+    this.options.onWait?.(`pacing to the rate limit; next request in ${Math.ceil(waitMs / 1000)} s`, waitMs, 'rate-limit');
     await this.options.sleep(waitMs, signal);
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
   }
@@ -174,7 +175,7 @@ export class ApiClient {
     // Exponential with full jitter: 250 ms, 500 ms, 1 s ... capped at 8 s.
     const ceiling = Math.min(8000, 250 * 2 ** (attempt - 1));
     const waitMs = Math.round(ceiling / 2 + ((this.options.random ?? Math.random)() * ceiling) / 2);
-    this.options.onWait?.(`${reason}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s`, waitMs);
+    this.options.onWait?.(`${reason}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s`, waitMs, 'retry');
     await this.options.sleep(waitMs, signal);
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
   }
@@ -271,10 +272,13 @@ function toApiError(result: ApiResult, method: string): ApiResponseError {
 function describeForeignBody(text: string, contentType = ''): string {
   if (/html/i.test(contentType) || /^\s*</.test(text)) {
     const heading = /<title[^>]*>([^<]*)</i.exec(text)?.[1] ?? /<h1[^>]*>([^<]*)</i.exec(text)?.[1] ?? '';
-    const title = heading.replace(/\s+/g, ' ').replace(/^\d{3}\s+/, '').trim();
+    // eslint-disable-next-line no-control-regex
+    const title = heading.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').replace(/^\d{3}\s+/, '').trim();
     return `${title ? `${title.slice(0, 100)}: ` : ''}an HTML page, not the service's JSON (a proxy or gateway in the way?)`;
   }
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Control characters too: a stranger's body must not drive the user's terminal.
+  // eslint-disable-next-line no-control-regex
+  const line = text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 

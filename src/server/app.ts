@@ -74,9 +74,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
       if (logAccess) reply.raw.once('finish', () => logAccess(accessLine(request.method, request.url, reply.statusCode, performance.now() - started)));
       admit(request, reply)
         .then(() => {
-          throw error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? new ApiError('NOT_FOUND', 'Resource not found')
-            : validationFailed([{ path: '', message: 'The URL has a malformed percent-escape' }], 'URL');
+          // An id longer than any id can be names nothing; anything else here would be a bug (500).
+          if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') throw new ApiError('NOT_FOUND', 'Resource not found');
+          if (error.code === 'FST_ERR_BAD_URL') throw validationFailed([{ path: '', message: 'The URL has a malformed percent-escape' }], 'URL');
+          throw error;
         })
         .catch((caught: unknown) => answerError(caught, reply));
     },

@@ -1,13 +1,9 @@
-import type { KeyHeader } from '../../../client/http.js';
+import { keyHeaders } from '../../../client/key-headers.js';
 import { resolveSettings, type ConfigShape, type ProfileKey } from '../../config.js';
 import type { Env } from '../../io.js';
 import { UsageError } from '../../errors.js';
 
-// Here rather than imported from client/http.ts, which would load undici for `config`.
-export const keyHeaderChoices = ['apiKey', 'X-API-Key', 'Authorization'] as const satisfies readonly KeyHeader[];
-type MissingKeyHeader = Exclude<KeyHeader, (typeof keyHeaderChoices)[number]>;
-const everyKeyHeaderListed: [MissingKeyHeader] extends [never] ? true : MissingKeyHeader = true;
-void everyKeyHeaderListed;
+export const keyHeaderChoices = keyHeaders;
 
 export const languages = ['en', 'es'] as const;
 
