@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { startServe, tempDir } from '../helpers/server.js';
 
 const files = { bash: 'completions/reportctl.bash', zsh: 'completions/_reportctl', fish: 'completions/reportctl.fish' } as const;
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
@@ -25,7 +25,7 @@ function scriptFor(shell: keyof typeof files): string {
 }
 
 /** What bash would offer for `line` (completing its last word). */
-function bashComplete(line: string): string[] {
+function bashComplete(line: string, env: Record<string, string> = {}): string[] {
   const script = scriptFor('bash');
   const program = `source ${JSON.stringify(script)}
 COMP_LINE=${JSON.stringify(line)}
@@ -36,7 +36,7 @@ _reportctl
 printf '%s\\n' "\${COMPREPLY[@]}"`;
   const result = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {
     encoding: 'utf8',
-    env: { ...process.env, PATH: `${binDir}:${process.env.PATH}` },
+    env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH}` },
   });
   expect(result.status).toBe(0);
   return result.stdout.split('\n').filter(Boolean);
@@ -101,5 +101,25 @@ print -l -- "\${COMPREPLY[@]}"`;
     const result = spawnSync('zsh', ['-f', '-c', program], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split('\n').filter(Boolean)).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
+  });
+
+  it('bash: completes template and run ids from the service, and stays silent when it cannot', async () => {
+    const server = await startServe();
+    try {
+      const account = await server.newAccount();
+      const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir() };
+      const created = await runCli(['templates', 'create', '--from-preset', 'preset-counting-summary', '--name', 'Completion check'], { env });
+      expect(created.code, created.stderr).toBe(0);
+      const id = created.stdout.trim();
+      expect(bashComplete(`reportctl templates get ${id.slice(0, 4)}`, env)).toEqual([id]);
+      const queue = await server.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'q', '--step', 'lot-1:counting');
+      const run = await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id);
+      expect(bashComplete('reportctl queue-runs watch ', env)).toEqual([run.id]);
+      expect(bashComplete('reportctl templates create --from-preset preset-counting-summ', env)).toEqual(['preset-counting-summary']);
+      // A service that is not there: no candidates, no noise, no delay worth noticing.
+      expect(bashComplete('reportctl templates get ', { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' })).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 });
