@@ -1,0 +1,283 @@
+// Faults as the built CLI meets them on a real socket: a fake service on 127.0.0.1 that
+// refuses, breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does.
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+const KEY = `rctl_${'k3y'.repeat(15)}`;
+
+interface SeenRequest {
+  method: string;
+  path: string;
+  body: string;
+  /** Date.now() when the whole request had arrived. */
+  at: number;
+}
+
+type Answer = (request: IncomingMessage, response: ServerResponse, count: number) => void;
+
+interface FakeService {
+  url: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+const open: FakeService[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((service) => service.close()));
+});
+
+/** A node:http server that answers request number `count` (1-based) as `answer` says. */
+async function fakeService(answer: Answer): Promise<FakeService> {
+  const requests: SeenRequest[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      requests.push({ method: request.method ?? '', path: request.url ?? '', body, at: Date.now() });
+      answer(request, response, requests.length);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const service: FakeService = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  open.push(service);
+  return service;
+}
+
+function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+const QUEUES = { total: 1, page: 1, limit: 20, data: [{ id: 'q-1', name: 'North lots', steps: [], createdAt: '2025-01-01T00:00:00.000Z' }] };
+const TEMPLATE_BODY = { name: 'Stand count', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt-1', reportCategory: 'general' };
+
+function cli(service: { url: string }, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: KEY, ...env } });
+}
+
+function bodyFile(): string {
+  const file = join(tempDir('reportctl-faults-'), 'body.json');
+  writeFileSync(file, JSON.stringify(TEMPLATE_BODY));
+  return file;
+}
+
+/** One clear line on stderr (plus at most a hint), no stack, nothing on stdout, no key. */
+function expectOneClearLine(result: CliResult, exitCode: number, message: RegExp): void {
+  expect(result.code, result.stderr).toBe(exitCode);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines.length, result.stderr).toBeLessThanOrEqual(2);
+  expect(lines[0]).toMatch(/^reportctl: /);
+  expect(lines[0]).toMatch(message);
+  if (lines.length === 2) expect(lines[1]).toMatch(/^hint: /);
+  expect(result.stderr).not.toMatch(/^\s+at \S/m);
+  expect(result.stderr).not.toContain('node:internal');
+  expect(result.stderr).not.toContain(KEY);
+}
+
+/** A loopback URL where nothing listens: a port that was free a moment ago. */
+async function deadAddress(): Promise<string> {
+  const probe = createTcpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Milliseconds between one request's arrival and the next. */
+function gaps(requests: SeenRequest[]): number[] {
+  return requests.slice(1).map((request, index) => request.at - requests[index]!.at);
+}
+
+describe('the service cannot be reached', () => {
+  it('nothing listening: exit 6, one line naming the URL', async () => {
+    const url = await deadAddress();
+    const result = await cli({ url }, ['templates', 'list']);
+    expectOneClearLine(result, 6, new RegExp(`cannot reach ${url.replace(/\./g, '\\.')}: connection refused`));
+    expect(result.stderr).toMatch(/^hint: is the service running\?/m);
+  });
+
+  it('no answer in time: exit 6 "no answer ... in time", not repeated', async () => {
+    const service = await fakeService(() => {
+      // Accept and never answer.
+    });
+    const started = Date.now();
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues'], { REPORTCTL_TIMEOUT_MS: '500' });
+    expectOneClearLine(result, 6, new RegExp(`no answer from ${service.url.replace(/\./g, '\\.')}/api/v2/queues in time`));
+    expect(service.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a broken REPORTCTL_TIMEOUT_MS is a usage error, not a silent default', async () => {
+    const service = await fakeService((_request, response) => json(response, 200, QUEUES));
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues'], { REPORTCTL_TIMEOUT_MS: 'soon' });
+    expectOneClearLine(result, 2, /REPORTCTL_TIMEOUT_MS/);
+    expect(service.requests).toHaveLength(0);
+  });
+});
+
+describe('a connection reset mid-response', () => {
+  /** Headers and half of the body, then the socket is destroyed. */
+  const halfThenReset: Answer = (_request, response) => {
+    const text = JSON.stringify(QUEUES);
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    response.write(text.slice(0, text.length / 2), () => response.socket?.destroy());
+  };
+
+  it('a GET is retried with back-off (1 + 3 attempts), then exit 6', async () => {
+    const service = await fakeService(halfThenReset);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expectOneClearLine(result, 6, /lost the connection to http:\/\/127\.0\.0\.1:\d+: closed before the answer was complete/);
+    expect(service.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+    // Back-off with jitter: at least half of 250 ms, 500 ms, 1 s; growing overall.
+    const waited = gaps(service.requests);
+    expect(waited[0]).toBeGreaterThanOrEqual(120);
+    expect(waited[1]).toBeGreaterThanOrEqual(240);
+    expect(waited[2]).toBeGreaterThanOrEqual(490);
+  });
+
+  it('a GET that breaks once and then succeeds prints the data', async () => {
+    const service = await fakeService((request, response, count) => (count === 1 ? halfThenReset(request, response, count) : json(response, 200, QUEUES)));
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(QUEUES);
+    expect(result.stderr).toBe('');
+    expect(service.requests).toHaveLength(2);
+  });
+
+  it('a POST is never repeated: the write may have happened', async () => {
+    const service = await fakeService(halfThenReset);
+    const result = await cli(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
+    expectOneClearLine(result, 6, /lost the connection to http:\/\/127\.0\.0\.1:\d+/);
+    expect(service.requests.map((request) => request.method)).toEqual(['POST']);
+  });
+});
+
+describe('5xx answers', () => {
+  it('502, 503, 504 then 200: a GET succeeds after three retries, quietly when piped', async () => {
+    const statuses = [502, 503, 504];
+    const service = await fakeService((_request, response, count) => {
+      const status = statuses[count - 1];
+      if (status) json(response, status, { error: 'UPSTREAM', message: `upstream said ${status}` });
+      else json(response, 200, QUEUES);
+    });
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(QUEUES);
+    expect(result.stderr).toBe('');
+    expect(service.requests).toHaveLength(4);
+  });
+
+  it('--verbose shows each retry, and every request, with the key redacted', async () => {
+    const service = await fakeService((_request, response, count) =>
+      count <= 2 ? json(response, 503, { error: 'UNAVAILABLE', message: 'try later' }) : json(response, 200, QUEUES),
+    );
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues', '--verbose']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.match(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/queues$/gm)).toHaveLength(3);
+    expect(result.stderr.match(/^< 503 /gm)).toHaveLength(2);
+    expect(result.stderr).toMatch(/^reportctl: service answered 503; retry 1 in \d+\.\d s$/m);
+    expect(result.stderr).toMatch(/^reportctl: service answered 503; retry 2 in \d+\.\d s$/m);
+    expect(result.stderr).toMatch(/^> apiKey: <redacted>$/m);
+    expect(result.stderr).not.toContain(KEY);
+  });
+
+  it('a persistent 500 is not retried: exit 1 with the service message', async () => {
+    const service = await fakeService((_request, response) => json(response, 500, { error: 'INTERNAL_ERROR', message: 'Internal error; it has been logged' }));
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expectOneClearLine(result, 1, /^reportctl: 500 INTERNAL_ERROR: Internal error; it has been logged$/);
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('503 on a POST is not repeated: exactly one POST, exit 1', async () => {
+    const service = await fakeService((_request, response) => json(response, 503, { error: 'UNAVAILABLE', message: 'Service unavailable' }));
+    const result = await cli(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
+    expectOneClearLine(result, 1, /503 UNAVAILABLE: Service unavailable/);
+    expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /api/v2/templates']);
+  });
+
+  it('an HTML error page on 502 is named in one line, never dumped', async () => {
+    const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    const service = await fakeService((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end(page);
+    });
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expectOneClearLine(result, 1, /^reportctl: 502 \S+: Bad Gateway: an HTML page, not the service's JSON/);
+    expect(result.stderr).not.toContain('<');
+    // 502 is transient for a GET: retried before giving up.
+    expect(service.requests).toHaveLength(4);
+  });
+});
+
+describe('malformed answers', () => {
+  it('a 200 whose body is not JSON: exit 1 "unexpected response"', async () => {
+    const service = await fakeService((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"total": 1, "data": [');
+    });
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expectOneClearLine(result, 1, /unexpected response from http:\/\/127\.0\.0\.1:\d+\/api\/v2\/queues: the body is not JSON/);
+    expect(service.requests).toHaveLength(1);
+  });
+});
+
+describe('429', () => {
+  it('on a POST with Retry-After: 1, then 201: sent again exactly once, and it succeeds', async () => {
+    const created = { ...TEMPLATE_BODY, id: 'tpl-1', userId: 'u-1', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' };
+    const service = await fakeService((_request, response, count) =>
+      count === 1
+        ? json(response, 429, { error: 'RATE_LIMITED', message: 'Too many writes; retry in 1 s' }, { 'retry-after': '1' })
+        : json(response, 201, created, { location: '/api/v2/templates/tpl-1' }),
+    );
+    const result = await cli(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(created);
+    expect(service.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
+    expect(service.requests[1]!.body).toBe(service.requests[0]!.body);
+    expect(gaps(service.requests)[0]).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a 429 storm: bounded retries (1 + 5), each after Retry-After, then exit 5', async () => {
+    const service = await fakeService((_request, response) =>
+      json(response, 429, { error: 'RATE_LIMITED', message: 'Too many reads; retry in 1 s' }, { 'retry-after': '1' }),
+    );
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    // Rate-limit waits are announced even when piped (a long one must not look like a hang):
+    // one notice per retry, then the failure in one line.
+    const notice = /^reportctl: rate limited; retrying in 1 s$/;
+    const lines = result.stderr.split('\n');
+    expect(lines.filter((line) => notice.test(line))).toHaveLength(5);
+    expectOneClearLine({ ...result, stderr: lines.filter((line) => !notice.test(line)).join('\n') }, 5, /still rate limited after 6 attempts/);
+    expect(service.requests).toHaveLength(6);
+    for (const gap of gaps(service.requests)) expect(gap).toBeGreaterThanOrEqual(950);
+  });
+
+  it('Retry-After as an HTTP date is honoured', async () => {
+    const service = await fakeService((_request, response, count) =>
+      count === 1
+        ? json(response, 429, { error: 'RATE_LIMITED', message: 'later' }, { 'retry-after': new Date(Date.now() + 3000).toUTCString() })
+        : json(response, 200, QUEUES),
+    );
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(service.requests).toHaveLength(2);
+    // The date has whole seconds, so the wait is 2-3 s; a misread header would mean the 1 s default.
+    expect(gaps(service.requests)[0]).toBeGreaterThanOrEqual(1900);
+  });
+});
