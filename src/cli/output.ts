@@ -8,6 +8,8 @@ export function printJson(deps: CliDeps, value: unknown): void {
 
 export interface Column<T> {
   header: string;
+  /** Never shortened to fit the terminal (ids: a cut id is useless). */
+  keep?: boolean;
   value(row: T): string;
   color?(text: string, row: T, style: Style): string;
 }
@@ -23,15 +25,16 @@ export async function printTable<T>(deps: CliDeps, style: Style, columns: Column
   }
   const { default: Table } = await import('cli-table3');
   const width = terminalWidth(deps.io);
-  const natural = columns.map((column) => Math.max(column.header.length, ...rows.map((row) => column.value(row).length)) + 2);
-  const budget = width - columns.length - 1;
-  const total = natural.reduce((sum, size) => sum + size, 0);
-  // Shrink the widest columns first so ids and statuses stay whole.
-  const widths = [...natural];
-  let excess = total - budget;
+  const widths = columns.map((column) => Math.max(column.header.length, ...rows.map((row) => column.value(row).length)) + 2);
+  // Borders take one column each plus one. Shorten the widest column that may be shortened
+  // until the table fits; ids are kept whole.
+  let excess = widths.reduce((sum, size) => sum + size, 0) + columns.length + 1 - width;
   while (excess > 0) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 8) break;
+    let widest = -1;
+    columns.forEach((column, index) => {
+      if (!column.keep && widths[index]! > 8 && (widest < 0 || widths[index]! > widths[widest]!)) widest = index;
+    });
+    if (widest < 0) break;
     widths[widest]! -= 1;
     excess -= 1;
   }
@@ -40,6 +43,8 @@ export async function printTable<T>(deps: CliDeps, style: Style, columns: Column
     colWidths: widths,
     wordWrap: false,
     truncate: '…',
+    // No rule between rows: a list reads as a list.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     style: { head: [], border: [] },
   });
   for (const row of rows) {

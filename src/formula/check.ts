@@ -1,7 +1,7 @@
 import type { Binary, Call, Identifier, Node } from './ast.js';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { Lexer } from './lexer.js';
-import { parseFrom } from './parser.js';
+import { parseWithFacts, type ParseFacts } from './parser.js';
 import { print } from './print.js';
 import { defaultFormulaRules, MAX_FORMULA_LENGTH, type FormulaRules } from './rules.js';
 
@@ -29,12 +29,13 @@ export function checkFormula(source: string, rules: FormulaRules = defaultFormul
     );
     return { valid: false, usesL: lexer.sawL, errors: [tooLong], ast: null };
   }
-  const { ast, diagnostics } = parseFrom(lexer);
+  const parsed = parseWithFacts(lexer);
   // A syntax error stops the parser early; `usesL` still covers the whole formula.
   lexer.drain();
   const usesL = lexer.sawL;
-  if (ast === null) return { valid: false, usesL, errors: diagnostics, ast: null };
-  const errors = validate(ast, source, compile(rules));
+  const { ast } = parsed;
+  if (ast === null) return { valid: false, usesL, errors: parsed.diagnostics, ast: null };
+  const errors = validate(parsed, source, compile(rules));
   return { valid: errors.length === 0, usesL, errors, ast };
 }
 
@@ -86,55 +87,16 @@ function compile(rules: FormulaRules): CompiledRules {
   return found;
 }
 
-/**
- * Checks names, calls and eps guards, collecting every error in source order. Recursive for
- * speed: only input within MAX_FORMULA_LENGTH gets here, whose tree is at most ~1,000 nodes
- * deep outside sign chains, and sign chains are followed in a loop.
- */
-function validate(ast: Node, source: string, rules: CompiledRules): Diagnostic[] {
+/** Checks names, calls and eps guards against the rules; every error, in source order. */
+function validate(facts: ParseFacts, source: string, rules: CompiledRules): Diagnostic[] {
   const errors: Diagnostic[] = [];
-  try {
-    visit(ast, { source, rules, errors });
-  } catch (error) {
-    // Only on a stack far smaller than Node's default (see parse): a diagnostic, not a crash.
-    if (error instanceof RangeError) return [diagnostic('too-deep', 'formula nests too deeply to check', 0, source.length)];
-    throw error;
+  for (const identifier of facts.identifiers) checkIdentifier(identifier, rules, errors);
+  for (const call of facts.calls) checkCall(call, rules, errors);
+  if (rules.rules.divisionRequiresEps) {
+    for (const division of facts.divisionsWithoutEps) errors.push(divisionWithoutEps(division, source));
   }
   if (errors.length > 1) errors.sort((a, b) => a.offset - b.offset);
   return errors;
-}
-
-interface Visit {
-  source: string;
-  rules: CompiledRules;
-  errors: Diagnostic[];
-}
-
-/** Checks a subtree; returns whether it mentions `eps`, which the `/` above it needs to know. */
-function visit(start: Node, context: Visit): boolean {
-  let node = start;
-  while (node.kind === 'unary') node = node.operand;
-  switch (node.kind) {
-    case 'number':
-      return false;
-    case 'identifier':
-      checkIdentifier(node, context.rules, context.errors);
-      return node.name === 'eps';
-    case 'binary': {
-      const left = visit(node.left, context);
-      const right = visit(node.right, context);
-      if (node.op === '/' && !right && context.rules.rules.divisionRequiresEps) {
-        context.errors.push(divisionWithoutEps(node, context.source));
-      }
-      return left || right;
-    }
-    case 'call': {
-      checkCall(node, context.rules, context.errors);
-      let mentionsEps = false;
-      for (const arg of node.args) mentionsEps = visit(arg, context) || mentionsEps;
-      return mentionsEps;
-    }
-  }
 }
 
 function checkIdentifier(node: Identifier, rules: CompiledRules, errors: Diagnostic[]): void {

@@ -1,7 +1,7 @@
 // The formula engine: pure, no dependencies. checkFormula is the front door; parse, print,
-// evaluate and scan are the parts it is built from.
+// evaluate and scan are there for tools that need the parts.
 export type { Binary, BinaryOperator, Call, Identifier, Node, NumberLiteral, Span, Unary, UnaryOperator } from './ast.js';
-export { checkFormula, nearestName, type FormulaCheck } from './check.js';
+export { checkFormula, editDistance, nearestName, type FormulaCheck } from './check.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 export { evaluate, FormulaEvaluationError } from './evaluate.js';
 export { MAX_NESTING_DEPTH, parse, type ParseResult } from './parser.js';

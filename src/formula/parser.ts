@@ -1,4 +1,4 @@
-import type { BinaryOperator, Node, UnaryOperator } from './ast.js';
+import type { Binary, BinaryOperator, Call, Identifier, Node, UnaryOperator } from './ast.js';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { Lexer } from './lexer.js';
 import type { Token, TokenKind } from './scanner.js';
@@ -17,14 +17,27 @@ export interface ParseResult {
 
 /** Parses a formula. Never throws; problems come back as diagnostics. */
 export function parse(source: string): ParseResult {
-  return parseFrom(new Lexer(source));
+  const { ast, diagnostics } = parseWithFacts(new Lexer(source));
+  return { ast, diagnostics };
 }
 
-/** `parse` reading from a lexer the caller keeps (checkFormula drains it for `L`). */
-export function parseFrom(lexer: Lexer): ParseResult {
+/**
+ * What checkFormula needs to know of a tree, gathered while parsing so it need not walk the
+ * tree again: every name read as a value, every call, and every `/` whose divisor has no
+ * `eps` in it.
+ */
+export interface ParseFacts {
+  identifiers: Identifier[];
+  calls: Call[];
+  divisionsWithoutEps: Binary[];
+}
+
+/** `parse` from a lexer the caller keeps (checkFormula drains it for `L`), with the facts. */
+export function parseWithFacts(lexer: Lexer): ParseResult & ParseFacts {
   const parser = new Parser(lexer);
   const ast = parser.parseFormula();
-  return { ast, diagnostics: parser.diagnostics };
+  const { diagnostics, identifiers, calls, divisionsWithoutEps } = parser;
+  return { ast, diagnostics, identifiers, calls, divisionsWithoutEps };
 }
 
 // Look-alikes of the operators; scanned as errors, reported, then read as the operator so
@@ -37,11 +50,11 @@ const POWER_SUGGESTION = 'use multiplication, e.g. NIR * NIR';
 
 /** A sign, `(` or `name(` read before the operand it applies to; `open` is where its `(` is. */
 interface Prefix {
-  kind: UnaryOperator | '(' | 'call';
+  kind: UnaryOperator | '(' | 'call(';
   start: number;
   open: number;
-  callee: string;
-  calleeEnd: number;
+  callee?: string;
+  calleeEnd?: number;
 }
 
 /** Thrown inside the parser to stop at an error it cannot recover from. */
@@ -53,6 +66,11 @@ const ABORT = Symbol('abort');
  */
 class Parser {
   readonly diagnostics: Diagnostic[] = [];
+  readonly identifiers: Identifier[] = [];
+  readonly calls: Call[] = [];
+  readonly divisionsWithoutEps: Binary[] = [];
+  /** How many `eps` names have been read: a divisor mentions eps if this grew while reading it. */
+  private epsSeen = 0;
   private depth = 0;
   // The token consumed last: composite nodes end where it ends; messages quote it.
   private previousKind: TokenKind | null = null;
@@ -121,72 +139,106 @@ class Parser {
         continue;
       } else return left;
       this.advance();
+      const epsBefore = this.epsSeen;
       const right = this.parseUnary();
-      left = { kind: 'binary', op, left, right, start, end: this.previousEnd };
+      const binary: Binary = { kind: 'binary', op, left, right, start, end: this.previousEnd };
+      if (op === '/' && this.epsSeen === epsBefore) this.divisionsWithoutEps.push(binary);
+      left = binary;
     }
   }
 
-  /** A signed operand, a group, a call, a number or a name. */
+  /**
+   * A signed operand, a group, a call, a number or a name. The usual shapes (`R`, `2`,
+   * `(R + G)`, `-R`) are read here directly; anything nested deeper goes to parsePrefixed.
+   */
   private parseUnary(): Node {
     const lexer = this.lexer;
-    if (this.startsPlainOperand()) return this.parsePrimary();
-    // The usual shapes, `(R + G)` and `-R`, read directly; anything more nested goes to
-    // parsePrefixed. The recursion here is bounded as in parsePrefixed: an operand follows.
-    const { kind, start } = lexer;
+    const { kind, start, end } = lexer;
+    if (kind === 'number') return this.parsePrimary();
+    if (kind === 'identifier') {
+      const name = this.name();
+      if (this.kind() !== 'lparen') return this.identifier(name, start, end);
+      const call = this.openCall(name, start, end);
+      return call.kind === 'call' ? call : this.parsePrefixed([call]);
+    }
     if (kind === 'lparen') {
       const open = this.enter();
-      if (!this.startsPlainOperand()) return this.parsePrefixed({ kind: '(', start, open, callee: '', calleeEnd: start });
+      const next = this.kind();
+      // Recursing here is bounded like in parsePrefixed: an operand comes first inside.
+      if (next !== 'number' && next !== 'identifier') return this.parsePrefixed([{ kind: '(', start, open }]);
       const inner = this.parseAdditive();
       this.close(open, 'parentheses');
       return inner;
     }
+    return this.parseSigned();
+  }
+
+  /** `-R`, `+2`, `-sqrt(R)` directly; deeper nesting after the sign goes to parsePrefixed. */
+  private parseSigned(): Node {
+    const lexer = this.lexer;
+    const start = lexer.start;
     const op = this.unaryOperator();
-    if (op === null) return this.parsePrefixed(null);
+    if (op === null) return this.parsePrimary();
     this.advance();
-    if (!this.startsPlainOperand()) return this.parsePrefixed({ kind: op, start, open: start, callee: '', calleeEnd: start });
-    const operand = this.parsePrimary();
+    const operandStart = lexer.start;
+    const operandEnd = lexer.end;
+    const next = this.kind();
+    let operand: Node;
+    if (next === 'number') {
+      operand = this.parsePrimary();
+    } else if (next === 'identifier') {
+      const name = this.name();
+      if (this.kind() === 'lparen') {
+        const call = this.openCall(name, operandStart, operandEnd);
+        if (call.kind !== 'call') return this.parsePrefixed([{ kind: op, start, open: start }, call]);
+        operand = call;
+      } else {
+        operand = this.identifier(name, operandStart, operandEnd);
+      }
+    } else {
+      return this.parsePrefixed([{ kind: op, start, open: start }]);
+    }
     return { kind: 'unary', op, operand, start, end: this.previousEnd };
   }
 
-  /** A number, or a name that is not called. */
-  private startsPlainOperand(): boolean {
-    const kind = this.lexer.kind;
-    return kind === 'number' || (kind === 'identifier' && !this.lexer.openParenFollows());
+  private identifier(name: string, start: number, end: number): Identifier {
+    const node: Identifier = { kind: 'identifier', name, start, end };
+    this.identifiers.push(node);
+    if (name === 'eps') this.epsSeen++;
+    return node;
+  }
+
+  private call(node: Call): Call {
+    this.calls.push(node);
+    return node;
+  }
+
+  /** Reads the current identifier token's name. */
+  private name(): string {
+    const { start, end } = this.lexer;
+    this.advance();
+    return this.lexer.source.slice(start, end);
+  }
+
+  /**
+   * After `name`, with `(` current: consumes the `(`, and returns the finished call if `)`
+   * follows at once, else the prefix awaiting the arguments.
+   */
+  private openCall(callee: string, start: number, calleeEnd: number): Prefix | Call {
+    const open = this.enter();
+    if (this.kind() !== 'rparen') return { kind: 'call(', start, open, callee, calleeEnd };
+    this.close(open, 'call');
+    return this.call({ kind: 'call', callee, calleeStart: start, calleeEnd, args: [], start, end: this.previousEnd });
   }
 
   /**
    * Signs, `(` and `name(` are read in one loop and unwound after the operand inside them,
    * so `-(-(x))`, `((x))` or `f(f(x))` cost no stack however deep. The parser recurses only
    * where an operand and an operator stand between two `(` (`R * (R * (`), 4 characters a
-   * level at least. `first` is a prefix parseUnary has already consumed.
+   * level at least. `prefixes` holds those parseUnary has already read.
    */
-  private parsePrefixed(first: Prefix | null): Node {
-    const lexer = this.lexer;
-    const prefixes: Prefix[] = first === null ? [] : [first];
-    let operand: Node | undefined;
-    for (;;) {
-      const { kind, start } = lexer;
-      if (kind === 'lparen') {
-        this.enter();
-        prefixes.push({ kind: '(', start, open: start, callee: '', calleeEnd: start });
-      } else if (kind === 'identifier' && lexer.openParenFollows()) {
-        const callee = lexer.text();
-        const calleeEnd = lexer.end;
-        this.advance();
-        const open = this.enter();
-        if (this.kind() === 'rparen') {
-          this.close(open, 'call');
-          operand = { kind: 'call', callee, calleeStart: start, calleeEnd, args: [], start, end: this.previousEnd };
-          break;
-        }
-        prefixes.push({ kind: 'call', start, open, callee, calleeEnd });
-      } else {
-        const op = this.unaryOperator();
-        if (op === null) break;
-        this.advance();
-        prefixes.push({ kind: op, start, open: start, callee: '', calleeEnd: start });
-      }
-    }
+  private parsePrefixed(prefixes: Prefix[]): Node {
+    const operand = this.readPrefixes(prefixes);
     const innermost = prefixes[prefixes.length - 1];
     if (innermost === undefined) return operand ?? this.parsePrimary();
     let node: Node;
@@ -195,11 +247,7 @@ class Parser {
     } else if (operand !== undefined) {
       node = this.parseAdditive(operand.start, this.parseMultiplicative(operand.start, operand));
     } else {
-      if (this.kind() === 'rparen') {
-        this.fail(
-          diagnostic('missing-operand', 'empty parentheses; expected an expression inside', innermost.start, lexer.end - innermost.start),
-        );
-      }
+      if (this.kind() === 'rparen') this.emptyParentheses(innermost.start);
       node = this.parseAdditive();
     }
     for (let i = prefixes.length - 1; i >= 0; i--) {
@@ -208,25 +256,52 @@ class Parser {
       const { start } = prefix;
       if (prefix.kind === '(') {
         this.close(start, 'parentheses');
-      } else if (prefix.kind === 'call') {
+      } else if (prefix.kind === 'call(') {
         const args = [node];
         while (this.kind() === 'comma') {
           this.advance();
           args.push(this.parseAdditive());
         }
         this.close(prefix.open, 'call');
-        const { callee, calleeEnd } = prefix;
-        node = { kind: 'call', callee, calleeStart: start, calleeEnd, args, start, end: this.previousEnd };
+        const { callee = '', calleeEnd = start } = prefix;
+        node = this.call({ kind: 'call', callee, calleeStart: start, calleeEnd, args, start, end: this.previousEnd });
       } else {
         node = { kind: 'unary', op: prefix.kind, operand: node, start, end: this.previousEnd };
       }
       // A group, call or signed operand inside `(` or `name(` is the first operand there.
       const outer = prefixes[i - 1];
-      if (outer !== undefined && (outer.kind === '(' || outer.kind === 'call')) {
+      if (outer !== undefined && (outer.kind === '(' || outer.kind === 'call(')) {
         node = this.parseAdditive(start, this.parseMultiplicative(start, node));
       }
     }
     return node;
+  }
+
+  /**
+   * Reads further signs, `(` and `name(` onto `prefixes`; returns the operand if reading it
+   * was how the loop ended (a name or an empty call). Apart so its frame is off the stack
+   * while parsePrefixed recurses.
+   */
+  private readPrefixes(prefixes: Prefix[]): Node | undefined {
+    const lexer = this.lexer;
+    for (;;) {
+      const { kind, start, end } = lexer;
+      if (kind === 'lparen') {
+        this.enter();
+        prefixes.push({ kind: '(', start, open: start });
+      } else if (kind === 'identifier') {
+        const name = this.name();
+        if (this.kind() !== 'lparen') return this.identifier(name, start, end);
+        const call = this.openCall(name, start, end);
+        if (call.kind === 'call') return call;
+        prefixes.push(call);
+      } else {
+        const op = this.unaryOperator();
+        if (op === null) return undefined;
+        this.advance();
+        prefixes.push({ kind: op, start, open: start });
+      }
+    }
   }
 
   private unaryOperator(): UnaryOperator | null {
@@ -249,11 +324,16 @@ class Parser {
       case 'identifier': {
         const name = lexer.source.slice(start, end);
         this.advance();
-        return { kind: 'identifier', name, start, end };
+        return this.identifier(name, start, end);
       }
       default:
         return this.fail(this.missingOperand());
     }
+  }
+
+  private emptyParentheses(open: number): never {
+    const { end } = this.lexer;
+    return this.fail(diagnostic('missing-operand', 'empty parentheses; expected an expression inside', open, end - open));
   }
 
   /** Consumes a `(`, refusing nesting deeper than MAX_NESTING_DEPTH; returns its offset. */

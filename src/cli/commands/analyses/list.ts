@@ -35,14 +35,14 @@ Examples:
 
 export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[] {
   const columns: Column<Analysis>[] = [
-    { header: 'ID', value: (analysis) => analysis.id, color: (text, _row, style) => style.cyan(text) },
+    { header: 'ID', keep: true, value: (analysis) => analysis.id, color: (text, _row, style) => style.cyan(text) },
     { header: 'LOT', value: (analysis) => analysis.lotId },
     { header: 'ANALYSIS', value: (analysis) => analysis.analysisType },
     { header: 'STATUS', value: (analysis) => analysis.status, color: (text, analysis, style) => statusColor(analysis.status, style)(text) },
   ];
   if (wide) {
     columns.push(
-      { header: 'QUEUE RUN', value: (analysis) => analysis.queueRunId ?? '-' },
+      { header: 'QUEUE RUN', keep: true, value: (analysis) => analysis.queueRunId ?? '-' },
       { header: 'CREATED', value: (analysis) => formatTime(analysis.createdAt, deps) },
     );
   }

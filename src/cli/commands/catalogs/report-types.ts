@@ -51,7 +51,7 @@ export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions
     { header: 'KEY', value: (row) => row.entry.key, color: (text, _row, style) => style.cyan(text) },
     { header: 'LABEL', value: (row) => row.entry.label[language] ?? row.entry.label.en },
     { header: 'CATEGORY', value: (row) => row.entry.reportCategory },
-    { header: 'ID', value: (row) => row.entry.id, color: (text, _row, style) => style.dim(text) },
+    { header: 'ID', keep: true, value: (row) => row.entry.id, color: (text, _row, style) => style.dim(text) },
   ];
   await printTable(deps, session.style, columns, rows);
 }

@@ -23,7 +23,7 @@ export function stepSymbol(status: string): string {
 
 export function queueRunColumns(deps: CliDeps, wide: boolean): Column<QueueRun>[] {
   const columns: Column<QueueRun>[] = [
-    { header: 'ID', value: (run) => run.id, color: (text, _row, style) => style.cyan(text) },
+    { header: 'ID', keep: true, value: (run) => run.id, color: (text, _row, style) => style.cyan(text) },
     { header: 'NAME', value: (run) => run.name },
     { header: 'STATUS', value: (run) => run.status, color: (text, run, style) => statusColor(run.status, style)(text) },
     { header: 'STEPS', value: (run) => `${stepsDone(run)}/${run.steps.length}` },
@@ -31,7 +31,7 @@ export function queueRunColumns(deps: CliDeps, wide: boolean): Column<QueueRun>[
   ];
   if (wide) {
     columns.push(
-      { header: 'QUEUE', value: (run) => run.queueId },
+      { header: 'QUEUE', keep: true, value: (run) => run.queueId },
       { header: 'STARTED', value: (run) => formatTime(run.startedAt, deps) },
       { header: 'FINISHED', value: (run) => formatTime(run.finishedAt, deps) },
     );
@@ -46,7 +46,7 @@ export function stepColumns(deps: CliDeps): Column<QueueRunStep>[] {
     { header: 'LOT', value: (step) => step.lotId },
     { header: 'ANALYSIS', value: (step) => step.analysisType },
     { header: 'STATUS', value: (step) => step.status, color: (text, step, style) => statusColor(step.status, style)(text) },
-    { header: 'ANALYSIS ID', value: (step) => step.analysisId ?? '-' },
+    { header: 'ANALYSIS ID', keep: true, value: (step) => step.analysisId ?? '-' },
     { header: 'FINISHED', value: (step) => formatTime(step.finishedAt, deps) },
   ];
 }

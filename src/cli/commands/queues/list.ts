@@ -24,7 +24,7 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
   const stepsText = (queue: Queue) =>
     [...queue.steps].sort((a, b) => a.order - b.order).map((step) => `${step.lotId}:${step.analysisType}`).join(' → ');
   return [
-    { header: 'ID', value: (queue) => queue.id, color: (text, _row, style) => style.cyan(text) },
+    { header: 'ID', keep: true, value: (queue) => queue.id, color: (text, _row, style) => style.cyan(text) },
     { header: 'NAME', value: (queue) => queue.name },
     wide
       ? { header: 'STEPS', value: stepsText }

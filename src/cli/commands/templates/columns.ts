@@ -4,7 +4,7 @@ import { formatTime, type Column } from '../../output.js';
 
 export function templateColumns(deps: CliDeps, wide: boolean): Column<Template>[] {
   const columns: Column<Template>[] = [
-    { header: 'ID', value: (template) => template.id, color: (text, _row, style) => style.cyan(text) },
+    { header: 'ID', keep: true, value: (template) => template.id, color: (text, _row, style) => style.cyan(text) },
     { header: 'NAME', value: (template) => template.name },
     { header: 'ANALYSIS', value: (template) => template.analysisType },
     { header: 'REPORT TYPE', value: (template) => template.reportType },
@@ -21,7 +21,7 @@ export function templateColumns(deps: CliDeps, wide: boolean): Column<Template>[
 }
 
 export const presetColumns: Column<Preset>[] = [
-  { header: 'ID', value: (preset) => preset.id, color: (text, _row, style) => style.cyan(text) },
+  { header: 'ID', keep: true, value: (preset) => preset.id, color: (text, _row, style) => style.cyan(text) },
   { header: 'NAME', value: (preset) => preset.name },
   { header: 'ANALYSIS', value: (preset) => preset.analysisType },
   { header: 'CATEGORY', value: (preset) => preset.reportCategory },
