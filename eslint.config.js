@@ -42,6 +42,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../../cli/*', '../client/*', '../../client/*', 'undici', 'commander'] }] },
   },
   {
+    // The published entry is CommonJS (bin/package.json) and only requires the bundle.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/main.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/main.js';
+// CommonJS (see bin/package.json): the built CLI is one CommonJS file, the fastest to start.
+require('../dist/main.cjs');

@@ -18,13 +18,14 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
 });
 
-const code = await runCli(process.argv.slice(2), {
+void runCli(process.argv.slice(2), {
   io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
   env: process.env,
   clock: systemClock,
   signal: interrupt.signal,
   nodeVersion: process.versions.node,
+}).then((code) => {
+  // Exit now: idle keep-alive sockets or timers must not hold a finished command open.
+  // Writes to pipes, files and terminals are synchronous on Linux, so nothing is lost.
+  process.exit(code);
 });
-// Exit now: idle keep-alive sockets or timers must not hold a finished command open.
-// Writes to pipes, files and terminals are synchronous on Linux, so nothing is lost.
-process.exit(code);

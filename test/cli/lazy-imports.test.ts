@@ -13,7 +13,7 @@ function modulesLoadedBy(args: string[]): string[] {
   const dir = tempDir();
   const log = join(dir, 'modules.log');
   const hooks = join(dir, 'hooks.mjs');
-  const register = join(dir, 'register.mjs');
+  const register = join(dir, 'register.cjs');
   writeFileSync(
     hooks,
     `import { appendFileSync } from 'node:fs';
@@ -23,14 +23,30 @@ export async function resolve(specifier, context, next) {
   return result;
 }`,
   );
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  // import() goes through the ESM hook; require() (zod, undici, fastify, better-sqlite3) is
+  // seen by wrapping CommonJS loading.
+  writeFileSync(
+    register,
+    `const { register, Module } = require('node:module');
+const { appendFileSync } = require('node:fs');
+const { pathToFileURL } = require('node:url');
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  const loaded = load.apply(this, arguments);
+  try {
+    appendFileSync(${JSON.stringify(log)}, pathToFileURL(Module._resolveFilename(request, parent, isMain)).href + '\\n');
+  } catch {}
+  return loaded;
+};
+`,
+  );
   writeFileSync(log, '');
-  const result = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], {
+  const result = spawnSync(process.execPath, ['--require', register, BIN, ...args], {
     encoding: 'utf8',
     env: cleanEnv(),
   });
   expect(result.status, result.stderr).toBe(0);
-  // CommonJS requires (commander's own) do not pass the ESM hook; packages loaded by import do.
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
@@ -39,7 +55,7 @@ describe('heavy modules load lazily', () => {
     'reportctl %j loads none of the heavy packages',
     (args) => {
       const loaded = modulesLoadedBy(args);
-      expect(loaded.some((url) => url.includes('/dist/main.js'))).toBe(true);
+      expect(loaded.some((url) => url.includes('/dist/main.cjs'))).toBe(true);
       for (const name of HEAVY) {
         expect(loaded.filter((url) => url.includes(`/node_modules/${name}`)), name).toEqual([]);
       }
