@@ -7,17 +7,18 @@ import { soakKill } from '../test/helpers/kill-soak.mjs';
 const rounds = Number(process.argv[2] ?? 20);
 if (!Number.isInteger(rounds) || rounds < 1) {
   console.error('usage: node bench/soak-kill.mjs [rounds]');
-  process.exit(2);
+  process.exitCode = 2;
+} else {
+  const started = Date.now();
+  const summary = await soakKill({ rounds, log: (line) => console.log(line) });
+  const inFlight = summary.rounds.reduce((sum, round) => sum + round.unanswered, 0);
+  const problems = [...summary.lost, ...summary.changed, ...summary.strays, ...summary.failures];
+  console.log(
+    `\n${rounds} kills in ${((Date.now() - started) / 1000).toFixed(1)} s: ${summary.acknowledged} acknowledged templates, ` +
+      `${inFlight} requests in flight at the kills; ${summary.lost.length} lost, ${summary.changed.length} changed, ` +
+      `${summary.strays.length} strays, ${summary.failures.length} other failures`,
+  );
+  for (const problem of problems) console.log(typeof problem === 'string' ? problem : JSON.stringify(problem));
+  console.log(problems.length === 0 ? 'OK: nothing acknowledged was lost' : `FAILED (database kept at ${summary.db})`);
+  process.exitCode = problems.length === 0 ? 0 : 1;
 }
-const started = Date.now();
-const summary = await soakKill({ rounds, log: (line) => console.log(line) });
-const inFlight = summary.rounds.reduce((sum, round) => sum + round.unanswered, 0);
-const problems = summary.lost.length + summary.changed.length + summary.strays.length + summary.failures.length;
-console.log(
-  `\n${rounds} kills in ${((Date.now() - started) / 1000).toFixed(1)} s: ${summary.acknowledged} acknowledged templates, ` +
-    `${inFlight} requests in flight at the kills; ${summary.lost.length} lost, ${summary.changed.length} changed, ` +
-    `${summary.strays.length} strays, ${summary.failures.length} other failures`,
-);
-for (const failure of [...summary.lost, ...summary.changed, ...summary.strays, ...summary.failures]) console.log(JSON.stringify(failure));
-console.log(problems === 0 ? 'OK: nothing acknowledged was lost' : `FAILED (database kept at ${summary.db})`);
-process.exit(problems === 0 ? 0 : 1);

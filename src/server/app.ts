@@ -224,7 +224,7 @@ const KEY_SHAPE = /rctl_[A-Za-z0-9_-]{8,}/g;
  * query strings are refused, but the request still gets logged) and anything shaped like a
  * key become `***`.
  */
-export function maskSecrets(url: string): string {
+function maskSecrets(url: string): string {
   const question = url.indexOf('?');
   let masked = url;
   if (question >= 0) {

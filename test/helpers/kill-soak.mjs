@@ -168,7 +168,7 @@ export async function soakKill({ rounds, db, killAfter = (round) => 25 + (((roun
       summary.rounds.push(report);
       log(
         `round ${round}: ${report.acknowledged} acknowledged, ${report.unanswered} in flight at the kill, ` +
-          `${report.lost} lost, ${report.changed} changed, ${extra.length} unacknowledged kept (${Date.now() - started} ms)`,
+          `${report.lost} lost, ${report.changed} changed, ${extra.length} unacknowledged kept so far (${Date.now() - started} ms)`,
       );
     }
   } finally {
