@@ -129,6 +129,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;
     const path = request.url.split('?')[0]!;
+    // Messages echo the path; a key pasted into it must not come back.
+    const shownPath = maskSecrets(path);
     // By path, so even a 405 on the old route says it is deprecated.
     const deprecated = deprecatedByPath.get(path.replace(/\/+$/, ''));
     if (deprecated) {
@@ -160,9 +162,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
     // A known path with the wrong method is a 405; an unknown path a 404.
     const allowed = index.allowedMethods(path);
-    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${path}`);
+    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shownPath}`);
     if (!allowed.has(request.method)) {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, undefined, {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shownPath}`, undefined, {
         allow: [...allowed].join(', '),
       });
     }
@@ -179,7 +181,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
 
   app.setNotFoundHandler((request) => {
-    throw new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+    throw new ApiError('NOT_FOUND', `No route ${request.method} ${maskSecrets(request.url.split('?')[0]!)}`);
   });
 
   function answerError(error: unknown, reply: FastifyReply): FastifyReply {

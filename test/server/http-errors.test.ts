@@ -359,3 +359,15 @@ describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
     expect(response.status).toBe(201);
   });
 });
+
+describe('error messages never echo a key', () => {
+  it('a key pasted into an unknown path or a wrong-method path is masked in the 404/405 message', async () => {
+    const notFound = await api(server, 'GET', `/api/v2/${owner.apiKey}/oops`, { key: owner.apiKey });
+    expect(notFound.status).toBe(404);
+    expect(notFound.text).not.toContain(owner.apiKey);
+    expect((notFound.body as { message: string }).message).toContain('rctl_***');
+    const wrongMethod = await api(server, 'PATCH', `/api/v2/templates/${owner.apiKey}`, { key: owner.apiKey });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.text).not.toContain(owner.apiKey);
+  });
+});
