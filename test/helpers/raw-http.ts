@@ -128,9 +128,19 @@ export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
   431: ['PAYLOAD_TOO_LARGE'],
 };
 
-/** Node's parser refused the request (no app code ran, so no rate-limit headers). */
-export const isParserAnswer = (answer: RawAnswer): boolean =>
-  answer.status === 431 || (answer.status === 400 && (answer.json as { message?: unknown } | undefined)?.message === 'The request is not valid HTTP');
+/**
+ * Node's parser refused the request (no app code ran, so no rate-limit headers). The parser
+ * fails before it knows the method, so a HEAD gets the JSON body too, which a HEAD reader does
+ * not read: there, the parser answer is told by its closing, header-less JSON 400.
+ */
+export const isParserAnswer = (answer: RawAnswer, method?: string): boolean =>
+  answer.status === 431 ||
+  (answer.status === 400 && (answer.json as { message?: unknown } | undefined)?.message === 'The request is not valid HTTP') ||
+  (method === 'HEAD' &&
+    answer.status === 400 &&
+    answer.headers['x-ratelimit-limit'] === undefined &&
+    /close/i.test(answer.headers.connection ?? '') &&
+    /^application\/json/.test(answer.headers['content-type'] ?? ''));
 
 const STACK_TRACE = /\n\s+at |node_modules|file:\/\/|\.(?:js|ts):\d+/;
 
@@ -148,7 +158,7 @@ export function answerProblem(answer: RawAnswer, method: string, success: readon
   }
   const codes = DOCUMENTED_ERRORS[answer.status];
   if (!codes) return `undocumented status ${answer.status}: ${answer.text.slice(0, 300)}`;
-  if (!isParserAnswer(answer) && answer.headers['x-ratelimit-limit'] === undefined) return `no rate-limit headers on ${answer.status}`;
+  if (!isParserAnswer(answer, method) && answer.headers['x-ratelimit-limit'] === undefined) return `no rate-limit headers on ${answer.status}`;
   if (answer.status === 429 && !/^\d+$/.test(answer.headers['retry-after'] ?? '')) return '429 without Retry-After';
   if (isHead) return answer.text === '' ? null : 'a body on HEAD';
   if (!/^application\/json/.test(answer.headers['content-type'] ?? '')) return `error without JSON content type: ${answer.headers['content-type']}`;
