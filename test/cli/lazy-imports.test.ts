@@ -56,6 +56,7 @@ describe('heavy modules load lazily', () => {
     (args) => {
       const loaded = modulesLoadedBy(args);
       expect(loaded.some((url) => url.includes('/dist/main.cjs'))).toBe(true);
+      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs'))).toEqual([]);
       for (const name of HEAVY) {
         expect(loaded.filter((url) => url.includes(`/node_modules/${name}`)), name).toEqual([]);
       }
@@ -67,5 +68,6 @@ describe('heavy modules load lazily', () => {
     expect(loaded.some((url) => url.includes('/node_modules/'))).toBe(false);
     const withDb = modulesLoadedBy(['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
     expect(withDb.some((url) => url.includes('/node_modules/zod'))).toBe(true);
+    expect(withDb.some((url) => url.includes('/dist/embedded.cjs'))).toBe(true);
   });
 });

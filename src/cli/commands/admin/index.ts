@@ -19,12 +19,7 @@ type Admin = typeof AdminOperations;
  * and closes it. Server modules load only here, never for other commands.
  */
 async function withStore(options: AdminOptions, deps: CliDeps, operation: (store: Store, admin: Admin) => Promise<ActionResult> | ActionResult) {
-  const [{ openStore }, { defaultDatabasePath }, admin, { AdminError }] = await Promise.all([
-    import('../../../server/open-store.js'),
-    import('../../../server/data-dir.js'),
-    import('../../../admin/operations.js'),
-    import('../../../admin/errors.js'),
-  ]);
+  const { openStore, defaultDatabasePath, adminOperations: admin, AdminError } = await import('../../../embedded.js');
   let store: Store;
   try {
     store = openStore(options.db ?? defaultDatabasePath(deps.env));

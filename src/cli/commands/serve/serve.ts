@@ -61,8 +61,7 @@ function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTim
 }
 
 export async function runServe(options: ServeOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const { startServer } = await import('../../../server/listen.js');
-  const { defaultDatabasePath } = await import('../../../server/data-dir.js');
+  const { startServer, defaultDatabasePath } = await import('../../../embedded.js');
   const dbPath = options.db ?? defaultDatabasePath(deps.env);
   let server;
   try {

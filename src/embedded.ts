@@ -1,0 +1,7 @@
+// The embedded service and its administration: everything `serve` and `admin` need, built
+// into its own bundle (dist/embedded.cjs) so no other command pays to load it.
+export { startServer } from './server/listen.js';
+export { defaultDatabasePath } from './server/data-dir.js';
+export { openStore } from './server/open-store.js';
+export * as adminOperations from './admin/operations.js';
+export { AdminError } from './admin/errors.js';
