@@ -34,6 +34,18 @@ export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => voi
     .option('--profile <name>', 'configuration profile (env REPORTCTL_PROFILE)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Get started:
+  $ reportctl serve --demo                 # a local service with a demo account (keys printed once)
+  $ export REPORTCTL_API_KEY=rctl_…        # or: reportctl auth login
+  $ reportctl templates list
+  $ reportctl formula check '(NIR - R) / (NIR + R + eps)'
+
+Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 auth,
+4 not found, 5 rate limited, 6 network, 8 watch timeout, 130 interrupted.`,
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => deps.io.stdout.write(text),
