@@ -129,8 +129,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;
     const path = request.url.split('?')[0]!;
-    // Messages echo the path; a key pasted into it must not come back.
-    const shownPath = maskSecrets(path);
     // By path, so even a 405 on the old route says it is deprecated.
     const deprecated = deprecatedByPath.get(path.replace(/\/+$/, ''));
     if (deprecated) {
@@ -161,10 +159,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
 
     // A known path with the wrong method is a 405; an unknown path a 404.
+    // Messages echo the path; a key pasted into it must not come back.
     const allowed = index.allowedMethods(path);
-    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shownPath}`);
+    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${maskSecrets(path)}`);
     if (!allowed.has(request.method)) {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shownPath}`, undefined, {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${maskSecrets(path)}`, undefined, {
         allow: [...allowed].join(', '),
       });
     }

@@ -3,8 +3,6 @@ import { resolveSettings, type ConfigShape, type ProfileKey } from '../../config
 import type { Env } from '../../io.js';
 import { UsageError } from '../../errors.js';
 
-export const keyHeaderChoices = keyHeaders;
-
 export const languages = ['en', 'es'] as const;
 
 /** `rctl_abcd…`: enough to tell keys apart, too little to use one. */
@@ -43,8 +41,8 @@ export function parseSettingValue(key: ProfileKey, raw: string): string {
       if (text === '' || /\s/.test(text)) throw new UsageError('api-key: a key is one word with no spaces', 'prefer `reportctl auth login`, which also checks the key');
       return text;
     case 'key-header': {
-      const header = keyHeaderChoices.find((choice) => choice.toLowerCase() === text.toLowerCase());
-      if (!header) throw new UsageError(`key-header: \`${raw}\` is not one of ${keyHeaderChoices.join(', ')}`);
+      const header = keyHeaders.find((choice) => choice.toLowerCase() === text.toLowerCase());
+      if (!header) throw new UsageError(`key-header: \`${raw}\` is not one of ${keyHeaders.join(', ')}`);
       return header;
     }
     case 'language': {
