@@ -11,6 +11,7 @@ export const errorCodes = [
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -39,6 +40,9 @@ export const errorStatus: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  // Not in the service's table: the embedded service's answer when its database stays locked
+  // by another process, or when it is shutting down. Nothing was done; retry later.
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** Dots between keys, indices as numbers: `layouts.portrait.elements.0.x`. */

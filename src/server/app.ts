@@ -9,7 +9,7 @@ import { openApiEndpoint } from './routes/openapi.js';
 import { queueEndpoints } from './routes/queues.js';
 import { EndpointIndex, type Endpoint, type RequestKind } from './routes/table.js';
 import { templateEndpoints } from './routes/templates.js';
-import type { Store } from './store/index.js';
+import { BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, type Store } from './store/index.js';
 
 export interface AppOptions {
   store: Store;
@@ -50,6 +50,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const limiter = new RollingWindowLimiter(WINDOW_MS, now);
   const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
   const logAccess = options.accessLog;
+  // Set once close() begins: new requests are refused, those in flight finish.
+  let closing = false;
 
   // Slow clients cannot hold a connection: whole request in 30 s, headers in 10 s.
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
@@ -62,7 +64,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // default: a half-sent header could hold a socket for 40 s instead of 10.
     http: { headersTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) },
     connectionTimeout: 60_000,
-    return503OnClosing: true,
+    // Answered by admit() instead, in the service's error shape.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -152,6 +155,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       'ratelimit-policy': `"${policy}";q=${decision.limit};w=${WINDOW_MS / 1000}`,
       ratelimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
     });
+    if (closing) {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again later', undefined, { 'retry-after': '1' });
+    }
     if (!decision.allowed) {
       throw new ApiError('RATE_LIMITED', `Too many ${policy}; retry in ${decision.retryAfterSeconds} s`, undefined, {
         'retry-after': String(decision.retryAfterSeconds),
@@ -161,9 +167,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // A known path with the wrong method is a 405; an unknown path a 404.
     // Messages echo the path; a key pasted into it must not come back.
     const allowed = index.allowedMethods(path);
-    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${maskSecrets(path)}`);
+    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(path, ECHO_MAX)}`);
     if (!allowed.has(request.method)) {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${maskSecrets(path)}`, undefined, {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown(path, ECHO_MAX)}`, undefined, {
         allow: [...allowed].join(', '),
       });
     }
@@ -176,15 +182,21 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', admit);
 
   for (const endpoint of endpoints) {
-    app.route({ method: endpoint.method, url: endpoint.url, handler: endpoint.handler });
+    // A lock held by another process (an admin command) is waited for between attempts,
+    // not inside SQLite, so other requests are answered meanwhile.
+    app.route({
+      method: endpoint.method,
+      url: endpoint.url,
+      handler: (request, reply) => retryWhileBusy(() => endpoint.handler(request, reply), { deadlineMs: BUSY_TIMEOUT_MS }),
+    });
   }
 
   app.setNotFoundHandler((request) => {
-    throw new ApiError('NOT_FOUND', `No route ${request.method} ${maskSecrets(request.url.split('?')[0]!)}`);
+    throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(request.url.split('?')[0]!, ECHO_MAX)}`);
   });
 
   function answerError(error: unknown, reply: FastifyReply): FastifyReply {
-    const apiError = error instanceof ApiError ? error : fromFrameworkError(error as FastifyError);
+    const apiError = error instanceof ApiError ? error : isBusyError(error) ? databaseBusy() : fromFrameworkError(error as FastifyError);
     if (!apiError) {
       options.errorLog?.(error);
       return reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'Internal error; it has been logged' });
@@ -196,7 +208,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // Once closing, a response ends its connection: a keep-alive socket that turns idle only
   // after close() began (a slow upload finishing, say) would otherwise hold the process open
   // for the whole keep-alive timeout.
-  let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -206,7 +217,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   const accessLine = (method: string, url: string, status: number, elapsedMs: number) =>
-    `${new Date(now()).toISOString()} ${method} ${maskSecrets(url)} ${status} ${elapsedMs.toFixed(1)}ms`;
+    `${new Date(now()).toISOString()} ${method} ${shown(url, LOGGED_MAX)} ${status} ${elapsedMs.toFixed(1)}ms`;
   if (logAccess) {
     app.addHook('onResponse', async (request, reply) => {
       logAccess(accessLine(request.method, request.url, reply.statusCode, reply.elapsedTime));
@@ -225,6 +236,17 @@ const KEY_SHAPE = /rctl_[A-Za-z0-9_-]{8,}/g;
  * query strings are refused, but the request still gets logged) and anything shaped like a
  * key become `***`.
  */
+/**
+ * A URL as it may be echoed or logged: secrets masked first (so a cut can never leave part
+ * of a key unmasked), then cut to `max` characters; URLs may be up to 16 KiB long.
+ */
+function shown(url: string, max: number): string {
+  const masked = maskSecrets(url);
+  return masked.length <= max ? masked : `${masked.slice(0, max)}…(${masked.length - max} more)`;
+}
+const ECHO_MAX = 200;
+const LOGGED_MAX = 2048;
+
 function maskSecrets(url: string): string {
   const question = url.indexOf('?');
   let masked = url;
@@ -324,3 +346,7 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
   if (error.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
   return null;
 }
+
+/** The database stayed locked by another process past the wait; nothing was written. */
+const databaseBusy = () =>
+  new ApiError('SERVICE_UNAVAILABLE', 'The database is busy (locked by another process); try again', undefined, { 'retry-after': '1' });

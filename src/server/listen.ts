@@ -1,8 +1,11 @@
 import { buildApp } from './app.js';
 import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
-import type { Store } from './store/index.js';
+import { isBusyError, setBusyTimeout, type Store } from './store/index.js';
 import { ensureDemoAccount, type DemoKeys } from '../admin/demo.js';
+
+/** How long one statement may block the event loop on a lock before it is retried later. */
+const SERVING_BUSY_TIMEOUT_MS = 10;
 
 export interface ServerOptions {
   host: string;
@@ -34,6 +37,8 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount });
   const demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
+  // From here on, requests wait for another process's lock between attempts (see app.ts).
+  setBusyTimeout(store.db, SERVING_BUSY_TIMEOUT_MS);
   const app = buildApp({
     store,
     readsPerMinute: options.readsPerMinute,
@@ -53,7 +58,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const stopSimulator =
-    options.simulateStepMs !== undefined ? startSimulator(store, options.simulateStepMs, options.errorLog ?? (() => {})) : () => {};
+    options.simulateStepMs !== undefined
+      ? startSimulator(store, options.simulateStepMs, (error) => {
+          // A locked database only delays the runs to the next tick.
+          if (!isBusyError(error)) options.errorLog?.(error);
+        })
+      : () => {};
   return {
     url: `http://${host}:${port}`,
     dbPath: options.dbPath,

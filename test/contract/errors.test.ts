@@ -29,6 +29,7 @@ describe('errorStatus', () => {
     UNSUPPORTED_MEDIA_TYPE: 415,
     RATE_LIMITED: 429,
     INTERNAL_ERROR: 500,
+    SERVICE_UNAVAILABLE: 503,
   };
 
   it('knows exactly the codes of the table', () => {

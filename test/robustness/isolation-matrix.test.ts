@@ -256,6 +256,12 @@ describe('no key is ever written down', () => {
     await call('GET', `/api/v2/queues?x-api-key=${subA.apiKey}&apiKey[]=${subA.apiKey}&api%4Bey=${subA.apiKey}`);
     await call('GET', `/api/v2/templates/${ownerB.apiKey}`, { key: ownerB.apiKey });
     await call('GET', `/api/v2/analyses?lotId=${subB.apiKey}`, { headers: { Authorization: `Bearer ${subB.apiKey}` } });
+    // A long URL is cut in the log and in the answer, after masking: the key at the cut stays hidden.
+    // The key starts 8 characters before the log's cut at 2,048.
+    const longPath = `/api/v2/nothing/${'x'.repeat(2_024)}${ownerA.apiKey}/${'y'.repeat(8_000)}`;
+    const long = await call('GET', longPath, { key: ownerB.apiKey });
+    expect(long.status).toBe(404);
+    expect((long.body as { message: string }).message.length).toBeLessThan(300);
     // Give the child a moment to flush its stderr.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const log = server.process.stderr();
@@ -268,6 +274,10 @@ describe('no key is ever written down', () => {
     expect(log).toMatch(/GET \/api\/v2\/templates\?apiKey=\*\*\*&api_key=\*\*\*&key=\*\*\*&page=1 200 /);
     expect(log).toMatch(/GET \/api\/v2\/queues\?x-api-key=\*\*\*&apiKey\[\]=\*\*\*&api%4Bey=\*\*\* 401 /);
     expect(log).toMatch(/GET \/api\/v2\/templates\/rctl_\*\*\* 404 /);
+    const longLine = log.split('\n').find((line) => line.includes('/api/v2/nothing/'));
+    expect(longLine).toMatch(/xrctl_\*\*\*…\(\d+ more\) 404 /);
+    expect(longLine!.length).toBeLessThan(2_200);
+    expect(longLine).toContain(`${'x'.repeat(8)}rctl_***…`);
   });
 
   it('no response body ever carried a key', () => {

@@ -86,13 +86,20 @@ describe('a running server (headers timeout 1 s)', () => {
     await service?.process.stop('SIGKILL');
   });
 
-  it('a database another process holds locked for 1.5 s: the POST waits (busy_timeout) and gets its 201', async () => {
+  it('a database another process holds locked for 1.5 s: the POST waits and gets its 201, and reads are answered meanwhile', async () => {
     const holder = new Database(service.db);
     try {
       holder.exec('BEGIN IMMEDIATE');
       const started = performance.now();
+      let settled = false;
       const pending = api(service, 'POST', '/api/v2/templates', { key: owner.apiKey, body: { ...bodies[0], name: 'waited for the lock' } });
-      await sleep(1_500);
+      void pending.finally(() => (settled = true));
+      await sleep(300);
+      // The wait does not hold the event loop: a read is answered while the POST still waits.
+      const read = await api(service, 'GET', '/api/v2/templates?limit=1', { key: owner.apiKey });
+      expect(read.status, read.text).toBe(200);
+      expect(settled).toBe(false);
+      await sleep(1_200);
       holder.exec('COMMIT');
       const response = await pending;
       const waited = performance.now() - started;
@@ -104,6 +111,29 @@ describe('a running server (headers timeout 1 s)', () => {
       if (holder.inTransaction) holder.exec('ROLLBACK');
       holder.close();
     }
+  });
+
+  it('a lock held past the 5 s wait: the POST answers 503 SERVICE_UNAVAILABLE with Retry-After, stores nothing, and succeeds once the lock is gone', { timeout: 30_000 }, async () => {
+    const before = await listAll(service, owner.apiKey, '/api/v2/templates');
+    const holder = new Database(service.db);
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const started = performance.now();
+      const refused = await api(service, 'POST', '/api/v2/templates', { key: owner.apiKey, body: { ...bodies[0], name: 'never stored' } });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(4_900);
+      const body = expectError(refused, 503, 'SERVICE_UNAVAILABLE');
+      expect(body.message).toMatch(/database is busy/);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('x-ratelimit-limit')).not.toBeNull();
+    } finally {
+      if (holder.inTransaction) holder.exec('ROLLBACK');
+      holder.close();
+    }
+    // A 503 is not a bug: nothing is logged as an internal error.
+    expect(service.process.stderr()).not.toMatch(/SQLITE_BUSY|database is locked/);
+    expect(await listAll(service, owner.apiKey, '/api/v2/templates')).toEqual(before);
+    const retried = await api(service, 'POST', '/api/v2/templates', { key: owner.apiKey, body: { ...bodies[0], name: 'stored after the lock' } });
+    expect(retried.status, retried.text).toBe(201);
   });
 
   it('a socket that sends half a request header and then nothing is answered 408 and closed within the headers timeout', async () => {
@@ -167,11 +197,15 @@ describe('a running server (headers timeout 1 s)', () => {
       `POST /api/v2/templates HTTP/1.1\r\nHost: ${service.url.slice(7)}\r\napiKey: ${owner.apiKey}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`,
     );
+    // A second client has begun a request, whose headers end only after the SIGTERM.
+    const late = stalledSocket(service.url, `GET /api/v2/queues HTTP/1.1\r\nHost: ${service.url.slice(7)}\r\n`);
     // Ten slices over about 1.5 s, SIGTERM after the first one.
     const slice = Math.ceil(payload.length / 10);
     socket.write(payload.subarray(0, slice));
     await sleep(100);
     const exited = service.process.stop('SIGTERM');
+    await sleep(200);
+    late.socket.write(`apiKey: ${owner.apiKey}\r\n\r\n`);
     for (let at = slice; at < payload.length; at += slice) {
       await sleep(150);
       socket.write(payload.subarray(at, at + slice));
@@ -183,6 +217,11 @@ describe('a running server (headers timeout 1 s)', () => {
     expect(performance.now() - finished).toBeLessThan(5_000);
 
     expect(received).toMatch(/^HTTP\/1\.1 201 /);
+    // The late request is refused in the service's shape, and told when to come back.
+    const refused = await late.closed;
+    expect(refused.received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(refused.received.toLowerCase()).toContain('retry-after: 1');
+    expect(bodyOfRaw(refused.received)).toEqual({ error: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/shutting down/) });
     // The connection is not kept alive past the shutdown.
     expect(received.toLowerCase()).toContain('connection: close');
     const created = bodyOfRaw(received) as TemplateDoc;

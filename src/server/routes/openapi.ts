@@ -43,6 +43,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): unknown {
     if (endpoint.url.includes(':id')) responses['404'] = errorResponse('NOT_FOUND (also for ids of another account)');
     if (endpoint.method === 'POST' && endpoint.url === '/api/v2/templates') responses['403'] = errorResponse('PLAN_LIMIT_EXCEEDED');
     responses['429'] = errorResponse('RATE_LIMITED, with Retry-After');
+    responses['503'] = errorResponse('SERVICE_UNAVAILABLE, with Retry-After: database locked by another process, or shutting down');
     paths[path] ??= {};
     paths[path][endpoint.method.toLowerCase()] = {
       summary: endpoint.summary,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { setBusyTimeout } from './busy.js';
 import { StoreOpenError } from './errors.js';
 import { APPLICATION_ID, migrate, migrations, newerVersionError, userVersion } from './migrations.js';
 
@@ -8,7 +9,7 @@ export type Db = Database.Database;
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** Long enough for an admin command's transaction; shorter than a client's patience. */
-const BUSY_TIMEOUT_MS = 5000;
+export const BUSY_TIMEOUT_MS = 5000;
 
 export interface OpenDatabaseOptions {
   /**
@@ -40,7 +41,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     throw new StoreOpenError(file, messageOf(error), { cause: error });
   }
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    setBusyTimeout(db, BUSY_TIMEOUT_MS);
     // Reads only until the file is known to be ours (or new and empty).
     refuseForeignSchema(db, file);
     db.pragma('journal_mode = WAL');

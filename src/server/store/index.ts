@@ -48,7 +48,8 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
 
 export type Store = ReturnType<typeof createStore>;
 
-export { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
+export { openDatabase, BUSY_TIMEOUT_MS, type Db, type OpenDatabaseOptions } from './db.js';
+export { isBusyError, retryWhileBusy, setBusyTimeout } from './busy.js';
 export { StoreOpenError, FixtureError } from './errors.js';
 export { migrate, migrations, APPLICATION_ID, type Migration } from './migrations.js';
 export { seedCatalogsIfEmpty } from './seed.js';
