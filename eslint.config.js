@@ -42,9 +42,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../../cli/*', '../client/*', '../../client/*', 'undici', 'commander'] }] },
   },
   {
-    // The published entry is CommonJS (bin/package.json) and only requires the bundle.
+    // The published entry is CommonJS (bin/package.json): it loads the bundle, from V8's
+    // code cache when it can, so it is a launcher and may touch process.
     files: ['bin/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -1,16 +1,20 @@
 // Start-up cost of the offline formula checker, as a ratio against bare `node -e 0` measured
 // in the same run (interleaved, so machine noise hits both alike).
-// Target: ≤ 1.5×, goal 1.2×. Also `reportctl --help`, which must stay as light.
+// Target: ≤ 1.5×, goal 1.2×. Also `reportctl --help`, which must stay as light, and the
+// checker run without bin/reportctl.js's V8 code cache, to show what the cache saves.
 // Run: npm run build && node bench/startup.mjs [runs]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
+const main = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
 const runs = Number(process.argv[2] ?? 40);
 const commands = {
   baseline: [process.execPath, ['-e', '0']],
   'formula check': [process.execPath, [bin, 'formula', 'check', 'NIR/(R+eps)']],
   '--help': [process.execPath, [bin, '--help']],
+  // The same file required plainly, without the bin's V8 code cache: what the cache saves.
+  'formula check, no code cache': [process.execPath, [main, 'formula', 'check', 'NIR/(R+eps)']],
 };
 
 function once([command, args]) {
@@ -31,12 +35,12 @@ const median = (values) => {
 };
 const base = median(samples.baseline);
 console.log(`start-up, median of ${runs} interleaved runs`);
-console.log(`  node -e 0                     ${base.toFixed(1)} ms  1.00×`);
+console.log(`  node -e 0                               ${base.toFixed(1)} ms  1.00×`);
 let pass = true;
 for (const name of Object.keys(commands).filter((name) => name !== 'baseline')) {
   const ratio = median(samples[name]) / base;
   const verdict = ratio <= 1.2 ? 'goal met' : ratio <= 1.5 ? 'target met' : 'OVER TARGET';
-  if (ratio > 1.5) pass = false;
-  console.log(`  reportctl ${name.padEnd(19)} ${median(samples[name]).toFixed(1)} ms  ${ratio.toFixed(2)}×  (${verdict}; target ≤ 1.5×, goal ≤ 1.2×)`);
+  if (ratio > 1.5 && !name.includes('no code cache')) pass = false;
+  console.log(`  reportctl ${name.padEnd(29)} ${median(samples[name]).toFixed(1)} ms  ${ratio.toFixed(2)}×  (${verdict}; target ≤ 1.5×, goal ≤ 1.2×)`);
 }
 process.exitCode = pass ? 0 : 1;

@@ -2,10 +2,14 @@
 // Packages stay outside the bundles (commander aside) and load where a command needs them;
 // esbuild runs each module's body on first use. CommonJS files start measurably faster than
 // a tree of ES modules, and compiling the CLI's file is most of its start-up, so the service
-// lives in a file of its own (see bench/startup.mjs). ESM-only packages (chalk, ora, conf,
-// inquirer) are loaded with import(), which CommonJS can do.
+// lives in a file of its own (see bench/startup.mjs), and the build leaves V8's code cache
+// for the CLI's file beside it (dist/main.cjs.cache, used by bin/reportctl.js). ESM-only
+// packages (chalk, ora, conf, inquirer) are loaded with import() from a small file apart.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // commander is on every command's path: bundled, it skips a module lookup at start-up.
@@ -15,11 +19,43 @@ const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(nam
 // Build beside dist/ and swap it in, so a running test never sees a half-written dist/.
 const staging = new URL(`../.dist-${process.pid}/`, import.meta.url);
 rmSync(staging, { recursive: true, force: true });
-/** The CLI reaches the embedded service only through src/embedded.ts: its own bundle. */
-const embeddedApart = {
-  name: 'embedded-apart',
+/**
+ * Files of their own, beside the CLI's: the embedded service (src/embedded.ts), and the one
+ * import() of ESM-only packages (src/cli/import-package.ts; see there why).
+ */
+const apart = ['embedded', 'import-package'];
+const keepApart = {
+  name: 'keep-apart',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /\/embedded\.js$/ }, () => ({ path: './embedded.cjs', external: true }));
+    pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => ({
+      path: `./${/([\w-]+)\.js$/.exec(args.path)[1]}.cjs`,
+      external: true,
+    }));
+  },
+};
+/**
+ * Builtins that are heavy to load (child_process pulls in net and streams) but only needed by
+ * a few commands: each becomes a module of stand-in functions that load the real one on first
+ * call. commander requires child_process at load time for a feature this CLI never uses.
+ * Only functions are forwarded, and not classes: importing anything else fails the build.
+ */
+const LAZY_BUILTINS = /^(node:)?(child_process|fs\/promises)$/;
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: LAZY_BUILTINS }, (args) =>
+      args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-builtin' },
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const real = await import(args.path);
+      const names = Object.keys(real).filter((name) => name !== 'default' && typeof real[name] === 'function' && /^[a-z]\w*$/.test(name));
+      const contents = [
+        `let real;`,
+        `const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
+        ...names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+      ].join('\n');
+      return { contents, loader: 'js', resolveDir: '.' };
+    });
   },
 };
 const common = {
@@ -34,8 +70,31 @@ const common = {
   define: { __VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 };
-await build({ ...common, entryPoints: ['src/main.ts'], outfile: new URL('main.cjs', staging).pathname, plugins: [embeddedApart] });
-await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
+try {
+  // The id ties dist/main.cjs.cache to this build (see bin/reportctl.js).
+  const buildId = randomBytes(8).toString('hex');
+  const cli = await build({
+    ...common,
+    entryPoints: ['src/main.ts'],
+    outfile: new URL('main.cjs', staging).pathname,
+    plugins: [keepApart, lazyBuiltins],
+    banner: { js: `// build ${buildId}` },
+    // import() of a CommonJS file becomes require(): from a code-cached script, import() fails.
+    supported: { 'dynamic-import': false },
+    metafile: true,
+  });
+  // With import() lowered to require(), an ES-module-only package would fail to load on Node
+  // before 20.19: those go through importPackage.
+  const esmOnly = [
+    ...new Set(Object.values(cli.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path))),
+  ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && isEsmOnly(name));
+  if (esmOnly.length > 0) throw new Error(`build: load ${esmOnly.join(', ')} with importPackage (src/cli/import-package.ts): they are ES modules only`);
+  await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
+  await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
+} catch (error) {
+  rmSync(staging, { recursive: true, force: true });
+  throw error;
+}
 const old = new URL(`../.dist-old-${process.pid}`, import.meta.url);
 try {
   renameSync(new URL('../dist', import.meta.url), old);
@@ -44,3 +103,18 @@ try {
 }
 renameSync(staging, new URL('../dist', import.meta.url));
 rmSync(old, { recursive: true, force: true });
+
+// V8's code cache for the CLI, from one run of its most common short command. Optional: a
+// failure here only costs start-up time, so it warns and the build stands.
+const warmed = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/reportctl.js', import.meta.url)), 'formula', 'check', 'NIR/(R+eps)'], {
+  env: { ...process.env, REPORTCTL_WRITE_CODE_CACHE: '1' },
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
+if (warmed.status !== 0) console.warn(`build: no code cache for dist/main.cjs (${warmed.error?.message ?? warmed.stderr.trim()})`);
+
+function isEsmOnly(name) {
+  const manifest = JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8'));
+  const conditions = JSON.stringify(manifest.exports ?? {});
+  return manifest.type === 'module' && !conditions.includes('"require"');
+}

@@ -19,7 +19,14 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 void runCli(process.argv.slice(2), {
-  io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+  io: {
+    // Read on first use: creating stdin loads stream and tty machinery most commands never need.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  },
   env: process.env,
   clock: systemClock,
   signal: interrupt.signal,

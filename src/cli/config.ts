@@ -1,5 +1,6 @@
 import type { KeyHeader } from '../client/key-headers.js';
 import type { Env } from './io.js';
+import { importPackage } from './import-package.js';
 
 /** One named set of connection settings in the config file. */
 export interface Profile {
@@ -31,7 +32,7 @@ export interface ConfigStore {
 }
 
 export async function openConfig(env: Env): Promise<ConfigStore> {
-  const { default: Conf } = await import('conf');
+  const { default: Conf } = await importPackage('conf');
   const conf = new Conf<ConfigShape>({
     projectName: 'reportctl',
     projectSuffix: '',

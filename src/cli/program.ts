@@ -20,7 +20,45 @@ import { writeLine } from './io.js';
 /** Whatever a verb's action returns becomes the exit code (undefined means success). */
 export type ActionResult = ExitCodeValue | void;
 
-export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => void): Command {
+type Register = (program: Command, deps: CliDeps, wrap: Wrap) => void;
+
+/** The top-level commands, each with what registers it (and its subcommands). */
+const groups: ReadonlyArray<readonly [names: readonly string[], register: Register]> = [
+  [['templates'], registerTemplatesCommands],
+  [['catalogs'], registerCatalogsCommands],
+  [['queues'], registerQueuesCommands],
+  [['queue-runs'], registerQueueRunsCommands],
+  [['analyses'], registerAnalysesCommands],
+  [['api'], registerApi],
+  [['config'], registerConfigCommands],
+  [['auth'], registerAuthCommands],
+  [['formula'], registerFormulaCommands],
+  [['serve'], registerServe],
+  [['admin'], registerAdmin],
+  // `completion` prints a script built from the whole tree; `__complete` only fetches ids.
+  [['__complete'], registerCompletion],
+  [['doctor'], registerDoctor],
+];
+/** Root options that take a value, so the word after them is not a command. */
+const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile']);
+
+/** The command argv names, if any: the first word that is neither an option nor its value. */
+function commandNamed(argv: readonly string[]): string | undefined {
+  for (let at = 0; at < argv.length; at++) {
+    const word = argv[at]!;
+    if (word === '--') return undefined;
+    if (VALUE_OPTIONS.has(word)) at++;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
+}
+
+/**
+ * The program, with every command, or with only the group `argv` names: registering the
+ * whole tree costs more than some commands take to run (bench/startup.mjs). Help, suggestions
+ * for a mistyped command and `completion` see the whole tree.
+ */
+export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => void, argv?: readonly string[]): Command {
   const program = new Command('reportctl');
   program
     .description('Report templates, catalogs and queues for drone lot analyses: a client, an offline formula checker and an embedded service.')
@@ -60,19 +98,9 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
       report(code ?? ExitCode.ok);
     };
 
-  registerTemplatesCommands(program, deps, wrap);
-  registerCatalogsCommands(program, deps, wrap);
-  registerQueuesCommands(program, deps, wrap);
-  registerQueueRunsCommands(program, deps, wrap);
-  registerAnalysesCommands(program, deps, wrap);
-  registerApi(program, deps, wrap);
-  registerConfigCommands(program, deps, wrap);
-  registerAuthCommands(program, deps, wrap);
-  registerFormulaCommands(program, deps, wrap);
-  registerServe(program, deps, wrap);
-  registerAdmin(program, deps, wrap);
-  registerCompletion(program, deps, wrap);
-  registerDoctor(program, deps, wrap);
+  const named = argv === undefined ? undefined : commandNamed(argv);
+  const only = groups.find(([names]) => named !== undefined && names.includes(named));
+  for (const group of only ? [only] : groups) group[1](program, deps, wrap);
   return program;
 }
 
@@ -84,9 +112,13 @@ const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 /** Parses argv, runs the verb, and maps whatever happened to an exit code. Never throws. */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.ok;
-  const program = buildProgram(deps, (code) => {
-    exitCode = code;
-  });
+  const program = buildProgram(
+    deps,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   if (argv.length === 0) {
     program.outputHelp();
     return ExitCode.ok;

@@ -4,6 +4,7 @@ import type { CliDeps, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
 import { colorEnabled, isStderrTTY, writeLine } from './io.js';
 import { loadStyle, type Style } from './style.js';
+import { importPackage } from './import-package.js';
 
 /** What a command that talks to the service needs, built once per invocation. */
 export interface Session {
@@ -26,7 +27,7 @@ export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promis
 
 export async function startProgress(deps: CliDeps): Promise<Progress> {
   if (!isStderrTTY(deps.io)) return { update: () => {}, stop: () => {} };
-  const { default: ora } = await import('ora');
+  const { default: ora } = await importPackage('ora');
   const spinner = ora({ stream: deps.io.stderr, discardStdin: false });
   return {
     update: (text) => {

@@ -1,3 +1,5 @@
+import { importPackage } from './import-package.js';
+
 /** Colour functions. Plain identity when colour is off, so chalk is loaded only when it is on. */
 export interface Style {
   enabled: boolean;
@@ -23,7 +25,7 @@ export const plainStyle: Style = {
 
 export async function loadStyle(enabled: boolean): Promise<Style> {
   if (!enabled) return plainStyle;
-  const { Chalk } = await import('chalk');
+  const { Chalk } = await importPackage('chalk');
   // chalk does not read NO_COLOR itself; the level follows our own rules (see io.ts).
   const chalk = new Chalk({ level: 1 });
   return {

@@ -63,4 +63,18 @@ describe('help', () => {
     expect(await runCli(['templates', 'list', '--analysis-typ', 'counting'], flag.deps)).toBe(2);
     expect(flag.stderr()).toMatch(/Did you mean --analysis-type\?/);
   });
+
+  it('finds the command after root options and their values, with or without =', async () => {
+    // Only the named group is registered: the rest of the tree must not be needed.
+    const sub = fakeDeps();
+    expect(await runCli(['--profile', 'formula', '--base-url=http://127.0.0.1:9', 'formula', 'chek', 'NIR'], sub.deps)).toBe(2);
+    expect(sub.stderr()).toMatch(/Did you mean check\?/);
+    const ok = fakeDeps();
+    expect(await runCli(['--api-key', 'templates', '--json', 'formula', 'check', 'NIR - R'], ok.deps)).toBe(0);
+    expect(JSON.parse(ok.stdout())).toMatchObject({ formula: 'NIR - R', valid: true });
+    // An option alone, or `--` first: the whole tree, for help and suggestions.
+    const help = fakeDeps();
+    expect(await runCli(['--verbose', '--help'], help.deps)).toBe(0);
+    for (const group of ['templates', 'queue-runs', 'formula', 'serve', 'admin', 'completion', 'doctor']) expect(help.stdout()).toContain(`  ${group}`);
+  });
 });

@@ -3,6 +3,7 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
+import { importPackage } from '../../import-package.js';
 
 export interface AuthLoginOptions extends GlobalOptions {
   withKeyStdin?: boolean;
@@ -35,7 +36,7 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
   if (!canPrompt(deps.io, deps.env, options.input === false)) {
     throw new UsageError('cannot prompt for the API key here (no terminal, --no-input or CI)', 'pipe the key in with --with-key-stdin');
   }
-  const { password } = await import('@inquirer/prompts');
+  const { password } = await importPackage('@inquirer/prompts');
   const key = await password(
     { message: `API key for ${baseUrl}`, validate: (value) => value.trim() !== '' || 'paste the key (it is not shown)' },
     { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },

@@ -4,6 +4,7 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import type { Session } from '../../session.js';
+import { importPackage } from '../../import-package.js';
 
 export interface TemplatesCreateOptions extends GlobalOptions {
   file?: string;
@@ -72,7 +73,7 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     const seed = await presetBody(session, options.fromPreset, deps);
     let name = options.name;
     if (name === undefined) {
-      const { input } = await import('@inquirer/prompts');
+      const { input } = await importPackage('@inquirer/prompts');
       name = await input(
         { message: 'Template name', required: true, validate: (value) => (value.trim().length > 0 && value.length <= 200) || '1 to 200 characters' },
         { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },

@@ -3,6 +3,7 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
+import { importPackage } from '../../import-package.js';
 
 export interface TemplatesDeleteOptions extends GlobalOptions {
   yes?: boolean;
@@ -24,7 +25,7 @@ export async function runTemplatesDelete(id: string, options: TemplatesDeleteOpt
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError(`refusing to delete template ${id} without confirmation`, 'pass --yes to delete without a prompt');
     }
-    const { confirm } = await import('@inquirer/prompts');
+    const { confirm } = await importPackage('@inquirer/prompts');
     const sure = await confirm(
       { message: `Delete template ${id}? This cannot be undone.`, default: false },
       { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },

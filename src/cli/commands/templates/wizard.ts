@@ -4,6 +4,7 @@ import { paperSizes } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
 import { writeLine } from '../../io.js';
 import type { Session } from '../../session.js';
+import { importPackage } from '../../import-package.js';
 
 type Prompts = typeof Inquirer;
 type PromptContext = Parameters<Prompts['input']>[1];
@@ -23,7 +24,7 @@ const ANALYSIS_TYPE_HINTS: Record<AnalysisType, string> = {
  */
 export async function runCreateWizard(session: Session, deps: CliDeps): Promise<Record<string, unknown> | null> {
   const [prompts, { allItems }, { presetSchema, validateTemplateBody }, { issueLines }] = await Promise.all([
-    import('@inquirer/prompts'),
+    importPackage('@inquirer/prompts'),
     import('../../../client/paging.js'),
     import('../../../contract/index.js'),
     import('./explain.js'),

@@ -1,0 +1,123 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+/**
+ * bin/reportctl.js compiles dist/main.cjs from V8's code cache that the build leaves beside
+ * it, but only a cache of that very build. Each case runs a copy of the installed package with
+ * the cache intact, missing, stale or damaged, against the same commands run without the bin.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function install(): string {
+  const dir = tempDir();
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(script: string, args: string[], env: Record<string, string> = {}): Run {
+  const result = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', env: cleanEnv(env), timeout: 30_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+// Plain output, colour through chalk (an ES module, loaded by import()), and the embedded
+// service's file with better-sqlite3: everything the bin must still load.
+const COMMANDS: Array<[args: string[], env: Record<string, string>]> = [
+  [['formula', 'check', 'NIR/(R+eps)'], {}],
+  [['formula', 'check', '--json', 'NIR/R'], {}],
+  [['formula', 'check', 'ndvi'], { FORCE_COLOR: '1' }],
+  [['admin', 'accounts', 'list', '--db', ':memory:', '--json'], {}],
+];
+
+/** The bin's answers in `dir`, next to dist/main.cjs run directly (a plain require). */
+function expectSameAsPlainRequire(dir: string): void {
+  for (const [args, env] of COMMANDS) {
+    const viaBin = run(join(dir, 'bin', 'reportctl.js'), args, env);
+    const direct = run(join(dir, 'dist', 'main.cjs'), args, env);
+    expect(viaBin, args.join(' ')).toEqual(direct);
+    expect(viaBin.stdout.length, args.join(' ')).toBeGreaterThan(0);
+  }
+}
+
+const idOf = (source: string) => /^\/\/ build ([0-9a-f]{16})\n/.exec(source)?.[1];
+
+/** Whether V8, in a fresh `node`, takes `cache` (without its id line) for `main`. */
+function v8Accepts(main: string, cache: Buffer): boolean {
+  const probe = `
+    const vm = require('node:vm'), Module = require('node:module'), fs = require('node:fs');
+    const script = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], 'utf8')), {
+      filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]).subarray(17) });
+    process.stdout.write(String(!script.cachedDataRejected));`;
+  const file = join(tempDir(), 'cache');
+  writeFileSync(file, cache);
+  const result = spawnSync(process.execPath, ['-e', probe, main, file], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout === 'true';
+}
+
+describe('V8 code cache of dist/main.cjs', () => {
+  let source: string;
+  let cache: Buffer;
+  beforeAll(() => {
+    source = readFileSync(join(ROOT, 'dist', 'main.cjs'), 'utf8');
+    cache = readFileSync(join(ROOT, 'dist', 'main.cjs.cache'));
+  });
+
+  it('the build leaves a cache that names its build and that V8 takes', () => {
+    const id = idOf(source);
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(cache.toString('latin1', 0, 17)).toBe(`${id}\n`);
+    expect(v8Accepts(join(ROOT, 'dist', 'main.cjs'), cache)).toBe(true);
+  });
+
+  it('with the cache, every kind of command answers exactly as without the bin', { timeout: 60_000 }, () => {
+    expectSameAsPlainRequire(install());
+  });
+
+  it('without a cache, or with one cut short or full of noise, the bin still works', { timeout: 60_000 }, () => {
+    const missing = install();
+    rmSync(join(missing, 'dist', 'main.cjs.cache'));
+    expectSameAsPlainRequire(missing);
+
+    const short = install();
+    writeFileSync(join(short, 'dist', 'main.cjs.cache'), cache.subarray(0, 17));
+    expectSameAsPlainRequire(short);
+
+    // The right id over bytes V8 cannot use: V8 refuses them and compiles the source.
+    const noise = install();
+    writeFileSync(join(noise, 'dist', 'main.cjs.cache'), Buffer.concat([cache.subarray(0, 17), Buffer.alloc(cache.length - 17, 0x5a)]));
+    expectSameAsPlainRequire(noise);
+  });
+
+  it('a cache of another build is never used, even when V8 would take it', { timeout: 60_000 }, () => {
+    // A rebuild that changed a message but not the file's length: V8 checks only the length,
+    // so the old code would run; the build id is what tells the two apart.
+    const dir = install();
+    const main = join(dir, 'dist', 'main.cjs');
+    // (toBe on booleans: a failure must not print the whole bundle.)
+    expect(source.includes('`uses L: ${')).toBe(true);
+    const rebuilt = source.replace(/^\/\/ build [0-9a-f]{16}\n/, `// build ${'0'.repeat(16)}\n`).replaceAll('`uses L: ${', '`USES L: ${');
+    expect(rebuilt.length === source.length && rebuilt !== source).toBe(true);
+    writeFileSync(main, rebuilt);
+    expect(v8Accepts(main, cache)).toBe(true);
+
+    const result = run(join(dir, 'bin', 'reportctl.js'), ['formula', 'check', 'NIR/(R+eps)']);
+    expect(result).toEqual({ code: 0, stdout: 'valid (USES L: no)\n', stderr: '' });
+    // Without the id's line, no cache is tried at all.
+    writeFileSync(main, rebuilt.replace(/^.*\n/, ''));
+    expect(run(join(dir, 'bin', 'reportctl.js'), ['formula', 'check', 'NIR/(R+eps)']).stdout).toBe('valid (USES L: no)\n');
+  });
+});
