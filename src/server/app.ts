@@ -24,10 +24,12 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** ...and its request line and headers within this (default 10 s). Tests shorten both. */
   headersTimeoutMs?: number;
+  /** The rolling rate-limit window (default 60 s); tests shorten it to wait one out. */
+  rateWindowMs?: number;
 }
 
 const MIB = 1024 * 1024;
-const WINDOW_MS = 60_000;
+const DEFAULT_WINDOW_MS = 60_000;
 /**
  * Far deeper than any template (a layout element's own properties included), far shallower
  * than what overflows the stack when a document is serialised again (JSON.stringify recurses).
@@ -47,7 +49,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const deprecatedByPath = new Map(
     endpoints.flatMap((endpoint) => (endpoint.deprecated ? [[endpoint.url, endpoint.deprecated] as const] : [])),
   );
-  const limiter = new RollingWindowLimiter(WINDOW_MS, now);
+  const windowMs = options.rateWindowMs ?? DEFAULT_WINDOW_MS;
+  const limiter = new RollingWindowLimiter(windowMs, now);
   const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
   const logAccess = options.accessLog;
   // Set once close() begins: new requests are refused, those in flight finish.
@@ -152,7 +155,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       'x-ratelimit-limit': String(decision.limit),
       'x-ratelimit-remaining': String(decision.remaining),
       'x-ratelimit-reset': String(decision.resetSeconds),
-      'ratelimit-policy': `"${policy}";q=${decision.limit};w=${WINDOW_MS / 1000}`,
+      'ratelimit-policy': `"${policy}";q=${decision.limit};w=${Math.ceil(windowMs / 1000)}`,
       ratelimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
     });
     if (closing) {

@@ -23,6 +23,8 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Fault injection for tests: caps the database's size so writes fail as on a full disk. */
   maxPageCount?: number;
+  /** For tests: a rate-limit window shorter than the rolling minute. */
+  rateWindowMs?: number;
 }
 
 export interface RunningServer {
@@ -47,6 +49,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.errorLog ? { errorLog: options.errorLog } : {}),
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
+    rateWindowMs: options.rateWindowMs,
   });
   try {
     await app.listen({ host: options.host, port: options.port });

@@ -25,7 +25,7 @@ export function tempDir(prefix = 'reportctl-test-'): string {
 }
 
 export async function startServe(
-  options: { readsPerMinute?: number; writesPerMinute?: number; extraArgs?: string[]; db?: string } = {},
+  options: { readsPerMinute?: number; writesPerMinute?: number; extraArgs?: string[]; db?: string; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
   const db = options.db ?? join(tempDir(), 'service.db');
   const spawned = await spawnCli([
@@ -41,7 +41,7 @@ export async function startServe(
     '--writes-per-minute',
     String(options.writesPerMinute ?? 100_000),
     ...(options.extraArgs ?? []),
-  ]);
+  ], options.env ? { env: options.env } : {});
   const first = JSON.parse(spawned.firstLine) as { url: string; db: string };
   const admin = async <T>(...args: string[]): Promise<T> => {
     const result = await runCli(['admin', ...args, '--db', db, '--json']);

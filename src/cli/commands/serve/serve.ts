@@ -46,9 +46,10 @@ JSON object { url, db, keys? }). SIGINT or SIGTERM finish the requests in flight
 
 /**
  * Hidden knobs for the robustness tests (test/robustness), read from the environment so they
- * stay out of --help: shorter request/header deadlines, and a size cap that fakes a full disk.
+ * stay out of --help: shorter request/header deadlines, a size cap that fakes a full disk, and
+ * a rate-limit window short enough to wait out in a test.
  */
-function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTimeoutMs?: number; maxPageCount?: number } {
+function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTimeoutMs?: number; maxPageCount?: number; rateWindowMs?: number } {
   const positive = (name: string) => {
     const value = Number(env[name]);
     return Number.isInteger(value) && value > 0 ? value : undefined;
@@ -57,6 +58,7 @@ function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTim
     requestTimeoutMs: positive('REPORTCTL_REQUEST_TIMEOUT_MS'),
     headersTimeoutMs: positive('REPORTCTL_HEADERS_TIMEOUT_MS'),
     maxPageCount: positive('REPORTCTL_TEST_MAX_PAGE_COUNT'),
+    rateWindowMs: positive('REPORTCTL_TEST_RATE_WINDOW_MS'),
   };
 }
 
