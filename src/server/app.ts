@@ -167,14 +167,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
       });
     }
 
-    // A known path with the wrong method is a 405; an unknown path a 404.
-    // Messages echo the path; a key pasted into it must not come back.
-    const allowed = index.allowedMethods(path);
-    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(path, ECHO_MAX)}`);
-    if (!allowed.has(request.method)) {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown(path, ECHO_MAX)}`, undefined, {
-        allow: [...allowed].join(', '),
-      });
+    // A known path with the wrong method is a 405; an unknown path a 404. A request routed to
+    // a path without parameters, written as that path, is neither (checked first: it is every
+    // list request). A path with an id may name a static path of another method (GET
+    // .../validate-formula). Messages echo the path; a key pasted into it must not come back.
+    const routedAsWritten = endpoint !== undefined && (path === endpoint.url || path === `${endpoint.url}/`);
+    if (!routedAsWritten) {
+      const allowed = index.allowedMethods(path);
+      if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(path, ECHO_MAX)}`);
+      if (!allowed.has(request.method)) {
+        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown(path, ECHO_MAX)}`, undefined, {
+          allow: [...allowed].join(', '),
+        });
+      }
     }
     if (endpoint?.auth !== false && !request.caller) {
       throw request.keyPresented
@@ -186,11 +191,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   for (const endpoint of endpoints) {
     // A lock held by another process (an admin command) is waited for between attempts,
-    // not inside SQLite, so other requests are answered meanwhile.
+    // not inside SQLite, so other requests are answered meanwhile. The first attempt runs at
+    // once: nearly always it is the only one.
     app.route({
       method: endpoint.method,
       url: endpoint.url,
-      handler: (request, reply) => retryWhileBusy(() => endpoint.handler(request, reply), { deadlineMs: BUSY_TIMEOUT_MS }),
+      handler: (request, reply) => {
+        try {
+          return endpoint.handler(request, reply);
+        } catch (error) {
+          if (!isBusyError(error)) throw error;
+          return retryWhileBusy(() => endpoint.handler(request, reply), { deadlineMs: BUSY_TIMEOUT_MS });
+        }
+      },
     });
   }
 

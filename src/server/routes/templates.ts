@@ -16,6 +16,7 @@ import { checkFormula } from '../../formula/check.js';
 import { ApiError, notFound, parseOr400, validationFailed } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { callerOf } from '../auth.js';
+import { sendJsonText } from './json-text.js';
 import type { Endpoint } from './table.js';
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -36,9 +37,9 @@ export function templateEndpoints(store: Store): Endpoint[] {
       summary: "The account's templates, newest first",
       query: templatesQuerySchema,
       response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
-      handler: (request) => {
+      handler: (request, reply) => {
         const query = parseOr400(templatesQuerySchema, request.query, 'Query');
-        return store.templates.list(callerOf(request).accountId, query);
+        return sendJsonText(reply, store.templates.listJson(callerOf(request).accountId, query));
       },
     },
     {
@@ -79,7 +80,11 @@ export function templateEndpoints(store: Store): Endpoint[] {
       auth: true,
       summary: 'One template',
       response: { status: 200, schema: templateSchema, description: 'The template' },
-      handler: (request) => store.templates.get(callerOf(request).accountId, idParam(request)) ?? Promise.reject(notFound('Template')),
+      handler: (request, reply) => {
+        const document = store.templates.getJson(callerOf(request).accountId, idParam(request));
+        if (document === null) throw notFound('Template');
+        return sendJsonText(reply, document);
+      },
     },
     {
       method: 'PUT',

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { timestamp, type StoreContext } from './context.js';
+import { dataVersionOf, timestamp, type StoreContext } from './context.js';
 
 export const DEFAULT_TEMPLATE_LIMIT = 100;
 export const API_KEY_PREFIX = 'rctl_';
@@ -61,8 +61,7 @@ export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
 
-const accountColumns = `a.id, a.name, a.template_limit, a.created_at,
-  (SELECT count(*) FROM templates t WHERE t.account_id = a.id) AS template_count`;
+const accountColumns = 'a.id, a.name, a.template_limit, a.created_at, a.template_count';
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -162,6 +161,16 @@ export function keysRepository(context: StoreContext) {
   );
   const issueKey = keyWriter(context);
 
+  /*
+   * Every request authenticates, so callers are cached by key hash. Another process revoking
+   * a key changes data_version, which empties the cache before the next lookup; a revoke
+   * through this connection empties it directly. Misses are not cached (nor are unknown keys,
+   * so guessing cannot fill memory), and the size is bounded.
+   */
+  const dataVersion = dataVersionOf(db);
+  let callers = { dataVersion: -1, byHash: new Map<string, Caller>() };
+  const MAX_CACHED_CALLERS = 10_000;
+
   const create = db.transaction((accountId: string, subUserName: string | undefined): IssuedKey | null => {
     const ownerId = ownerOf.get(accountId);
     if (ownerId === undefined) return null;
@@ -181,11 +190,19 @@ export function keysRepository(context: StoreContext) {
     },
     /** Revokes a key given by its clear text or its id. False when no such key is still valid. */
     revoke(apiKeyOrKeyId: string): boolean {
+      callers.byHash.clear();
       return revoke.run(timestamp(context), hashApiKey(apiKeyOrKeyId), apiKeyOrKeyId).changes > 0;
     },
     /** Who a key belongs to; null for an unknown or revoked key. */
     authenticate(apiKey: string): Caller | null {
-      return authenticate.get(hashApiKey(apiKey)) ?? null;
+      const version = dataVersion();
+      if (version !== callers.dataVersion) callers = { dataVersion: version, byHash: new Map() };
+      const hash = hashApiKey(apiKey);
+      const cached = callers.byHash.get(hash);
+      if (cached) return cached;
+      const caller = authenticate.get(hash) ?? null;
+      if (caller && callers.byHash.size < MAX_CACHED_CALLERS) callers.byHash.set(hash, caller);
+      return caller;
     },
     /** The account's keys (never their clear text), newest first. */
     list(accountId: string): ApiKeyInfo[] {

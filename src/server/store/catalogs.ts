@@ -6,7 +6,7 @@ import type {
   StatisticsCatalog,
   VegetationIndexDefaults,
 } from '../../contract/index.js';
-import { envelope, timestamp, type PageRequest, type StoreContext } from './context.js';
+import { dataVersionOf, envelope, timestamp, type PageRequest, type StoreContext } from './context.js';
 
 /** The row name of each catalog document. */
 export const catalogNames = {
@@ -41,7 +41,7 @@ export function catalogsRepository(context: StoreContext) {
    * call, and unchanged documents are not parsed again.
    */
   let cache: { dataVersion: number; catalogs: Catalogs } | null = null;
-  const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+  const dataVersion = dataVersionOf(db);
 
   function get(): Catalogs {
     const version = dataVersion();

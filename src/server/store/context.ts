@@ -35,6 +35,16 @@ export function whereOf(conditions: ReadonlyArray<readonly [column: string, valu
   };
 }
 
+/**
+ * PRAGMA data_version: it changes whenever another connection (an admin command in another
+ * process) commits, so what is cached against it is dropped on the very next call after such
+ * a change. It does not see this connection's own writes: their code drops the cache itself.
+ */
+export function dataVersionOf(db: Database.Database): () => number {
+  const statement = db.prepare('PRAGMA data_version').pluck();
+  return () => statement.get() as number;
+}
+
 /** Prepares each distinct SQL text once per connection (filters make a handful of variants). */
 export function statementCache(db: Database.Database) {
   const cache = new Map<string, Database.Statement<unknown[]>>();

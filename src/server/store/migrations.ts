@@ -126,6 +126,22 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX analyses_by_queue_run ON analyses(queue_run_id);
     `,
   },
+  {
+    version: 2,
+    description: "each account's template count, kept by triggers",
+    // count(*) over an account's index entries costs ~45 ns a row: 0.45 ms per list request and
+    // per create at 10,000 templates. Triggers keep the count right whatever process writes.
+    sql: `
+      ALTER TABLE accounts ADD COLUMN template_count INTEGER NOT NULL DEFAULT 0 CHECK (template_count >= 0);
+      UPDATE accounts SET template_count = (SELECT count(*) FROM templates t WHERE t.account_id = accounts.id);
+      CREATE TRIGGER templates_count_insert AFTER INSERT ON templates BEGIN
+        UPDATE accounts SET template_count = template_count + 1 WHERE id = NEW.account_id;
+      END;
+      CREATE TRIGGER templates_count_delete AFTER DELETE ON templates BEGIN
+        UPDATE accounts SET template_count = template_count - 1 WHERE id = OLD.account_id;
+      END;
+    `,
+  },
 ];
 
 export function newerVersionError(file: string, version: number, latest = migrations.length): StoreOpenError {

@@ -1,5 +1,6 @@
+import type { Statement } from 'better-sqlite3';
 import type { Paginated, Template, TemplateBody } from '../../contract/index.js';
-import { pageQuery, statementCache, timestamp, whereOf, type PageRequest, type StoreContext } from './context.js';
+import { NEWEST_FIRST, statementCache, timestamp, whereOf, type PageRequest, type StoreContext } from './context.js';
 
 export interface TemplateFilter extends PageRequest {
   analysisType?: string | undefined;
@@ -34,10 +35,11 @@ export function templatesRepository(context: StoreContext) {
   const { db } = context;
   const prepare = statementCache(db);
   const byId = db.prepare<[string, string], string>('SELECT document FROM templates WHERE account_id = ? AND id = ?').pluck();
-  const count = db.prepare<[string], number>('SELECT count(*) FROM templates WHERE account_id = ?').pluck();
+  // Kept by triggers (migration 2): the same as count(*), without reading every row.
+  const count = db.prepare<[string], number>('SELECT template_count FROM accounts WHERE id = ?').pluck();
   // Joined on the user so a key of one account can never create into another.
   const limitOf = db.prepare<[string, string], LimitRow>(
-    `SELECT a.template_limit, (SELECT count(*) FROM templates t WHERE t.account_id = a.id) AS template_count
+    `SELECT a.template_limit, a.template_count
      FROM accounts a JOIN users u ON u.account_id = a.id WHERE a.id = ? AND u.id = ?`,
   );
   const insert = db.prepare<[string, string, string, string, string, string, string, string, string]>(
@@ -73,23 +75,42 @@ export function templatesRepository(context: StoreContext) {
     return parseTemplate(document);
   });
 
+  /**
+   * A page of the list as the JSON text of its envelope, newest first (insertion order breaks
+   * ties, so paging never skips or repeats). The stored documents are joined as they are:
+   * parsing and serialising 20 documents again was most of a list request's time. The total
+   * and the page are read in one transaction, so both come from the same snapshot.
+   */
+  const pageJson = db.transaction((total: Statement, rows: Statement, totalParams: unknown[], rowParams: unknown[], filter: TemplateFilter) => {
+    const count = total.pluck().get(...totalParams) as number | undefined;
+    const documents = rows.pluck().all(...rowParams) as string[];
+    return `{"total":${count ?? 0},"page":${filter.page},"limit":${filter.limit},"data":[${documents.join(',')}]}`;
+  });
+  function listJson(accountId: string, filter: TemplateFilter): string {
+    const where = whereOf([
+      ['account_id', accountId],
+      ['analysis_type', filter.analysisType],
+      ['report_type', filter.reportType],
+      ['report_category', filter.reportCategory],
+    ]);
+    // Unfiltered, the count the triggers keep; filtered, counted over the filter's index.
+    const unfiltered = where.params.length === 1;
+    const total = unfiltered ? prepare('SELECT template_count FROM accounts WHERE id = ?') : prepare(`SELECT count(*) FROM templates ${where.sql}`);
+    const rows = prepare(`SELECT document FROM templates ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`);
+    return pageJson.deferred(total, rows, unfiltered ? [accountId] : where.params, [...where.params, filter.limit, (filter.page - 1) * filter.limit], filter);
+  }
+  /** The stored JSON text; null for an unknown id and for another account's id alike. */
+  const getJson = (accountId: string, id: string): string | null => byId.get(accountId, id) ?? null;
+
   return {
-    /** Newest first; insertion order breaks ties, so paging never skips or repeats. */
+    listJson,
+    getJson,
     list(accountId: string, filter: TemplateFilter): Paginated<Template> {
-      const where = whereOf([
-        ['account_id', accountId],
-        ['analysis_type', filter.analysisType],
-        ['report_type', filter.reportType],
-        ['report_category', filter.reportCategory],
-      ]);
-      return pageQuery<{ document: string }, Template>(context, prepare, 'templates', 'document', where, filter, (row) =>
-        parseTemplate(row.document),
-      );
+      return JSON.parse(listJson(accountId, filter)) as Paginated<Template>;
     },
-    /** Null for an unknown id and for another account's id alike. */
     get(accountId: string, id: string): Template | null {
-      const document = byId.get(accountId, id);
-      return document === undefined ? null : parseTemplate(document);
+      const document = getJson(accountId, id);
+      return document === null ? null : parseTemplate(document);
     },
     /** Over the whole account: the owner's and every sub-user's templates. */
     count(accountId: string): number {
