@@ -90,7 +90,7 @@ export function analysesRepository(context: StoreContext) {
         ] as const
       ).find(([, value]) => value !== undefined);
       const where = whereOf(first ? [['account_id', accountId], first] : [['account_id', accountId]]);
-      const read = context.db.transaction(() => {
+      return context.snapshot(() => {
         const total = prepare(`SELECT count(*) FROM analyses ${where.sql}`).pluck().get(...where.params) as number;
         const rows = prepare(`SELECT ${columns} FROM analyses ${where.sql} ORDER BY seq LIMIT ? OFFSET ?`).all(
           ...where.params,
@@ -99,7 +99,6 @@ export function analysesRepository(context: StoreContext) {
         ) as AnalysisRow[];
         return envelope(total, { page, limit }, rows.map(toAnalysis));
       });
-      return read.deferred();
     },
     /** For fixtures and tests. Throws for an unknown account or queue run (callers check first). */
     insert(accountId: string, analysis: NewAnalysis): Analysis {

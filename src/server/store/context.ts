@@ -6,6 +6,17 @@ export interface StoreContext {
   db: Database.Database;
   now: () => Date;
   randomId: () => string;
+  /**
+   * Runs `read` in one read transaction, so a count and a page come from the same snapshot
+   * even while another process writes (WAL). One wrapper per connection: building a
+   * transaction function on every list request cost more than its two queries.
+   */
+  snapshot: <T>(read: () => T) => T;
+}
+
+export function snapshotReader(db: Database.Database): StoreContext['snapshot'] {
+  const transaction = db.transaction((read: () => unknown) => read());
+  return <T>(read: () => T) => transaction.deferred(read) as T;
 }
 
 /** ISO 8601 UTC with milliseconds, the one timestamp format the service writes. */
@@ -71,7 +82,7 @@ export function pageQuery<Row, T>(
   request: PageRequest,
   toItem: (row: Row) => T,
 ): Paginated<T> {
-  const read = context.db.transaction(() => {
+  return context.snapshot(() => {
     const total = prepare(`SELECT count(*) FROM ${table} ${where.sql}`).pluck().get(...where.params) as number;
     const rows = prepare(`SELECT ${columns} FROM ${table} ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
       ...where.params,
@@ -80,7 +91,6 @@ export function pageQuery<Row, T>(
     ) as Row[];
     return envelope(total, request, rows.map(toItem));
   });
-  return read.deferred();
 }
 
 export function isForeignKeyError(error: unknown): boolean {

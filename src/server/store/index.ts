@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { accountsRepository, keysRepository } from './accounts.js';
 import { analysesRepository } from './analyses.js';
 import { catalogsRepository, presetsRepository } from './catalogs.js';
-import type { StoreContext } from './context.js';
+import { snapshotReader, type StoreContext } from './context.js';
 import { applyFixtures, type Fixtures } from './fixtures.js';
 import { queueRunsRepository } from './queueRuns.js';
 import { queuesRepository } from './queues.js';
@@ -25,6 +25,7 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
     db,
     now: options.now ?? (() => new Date()),
     randomId: options.randomId ?? randomUUID,
+    snapshot: snapshotReader(db),
   };
   const store = {
     db,

@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import type { Paginated, Template, TemplateBody } from '../../contract/index.js';
 import { NEWEST_FIRST, statementCache, timestamp, whereOf, type PageRequest, type StoreContext } from './context.js';
 
@@ -81,11 +80,6 @@ export function templatesRepository(context: StoreContext) {
    * parsing and serialising 20 documents again was most of a list request's time. The total
    * and the page are read in one transaction, so both come from the same snapshot.
    */
-  const pageJson = db.transaction((total: Statement, rows: Statement, totalParams: unknown[], rowParams: unknown[], filter: TemplateFilter) => {
-    const count = total.pluck().get(...totalParams) as number | undefined;
-    const documents = rows.pluck().all(...rowParams) as string[];
-    return `{"total":${count ?? 0},"page":${filter.page},"limit":${filter.limit},"data":[${documents.join(',')}]}`;
-  });
   function listJson(accountId: string, filter: TemplateFilter): string {
     const where = whereOf([
       ['account_id', accountId],
@@ -97,7 +91,11 @@ export function templatesRepository(context: StoreContext) {
     const unfiltered = where.params.length === 1;
     const total = unfiltered ? prepare('SELECT template_count FROM accounts WHERE id = ?') : prepare(`SELECT count(*) FROM templates ${where.sql}`);
     const rows = prepare(`SELECT document FROM templates ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`);
-    return pageJson.deferred(total, rows, unfiltered ? [accountId] : where.params, [...where.params, filter.limit, (filter.page - 1) * filter.limit], filter);
+    return context.snapshot(() => {
+      const count = total.pluck().get(...(unfiltered ? [accountId] : where.params)) as number | undefined;
+      const documents = rows.pluck().all(...where.params, filter.limit, (filter.page - 1) * filter.limit) as string[];
+      return `{"total":${count ?? 0},"page":${filter.page},"limit":${filter.limit},"data":[${documents.join(',')}]}`;
+    });
   }
   /** The stored JSON text; null for an unknown id and for another account's id alike. */
   const getJson = (accountId: string, id: string): string | null => byId.get(accountId, id) ?? null;
