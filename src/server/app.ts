@@ -248,11 +248,6 @@ const SECRET_PARAMS = new Set(['apikey', 'xapikey', 'key', 'token', 'accesstoken
 const KEY_SHAPE = /rctl_[A-Za-z0-9_-]{8,}/g;
 
 /**
- * A URL fit for the access log: the values of credential-like query parameters (keys in
- * query strings are refused, but the request still gets logged) and anything shaped like a
- * key become `***`.
- */
-/**
  * A URL as it may be echoed or logged: secrets masked first (so a cut can never leave part
  * of a key unmasked), then cut to `max` characters; URLs may be up to 16 KiB long.
  */
@@ -263,6 +258,11 @@ function shown(url: string, max: number): string {
 const ECHO_MAX = 200;
 const LOGGED_MAX = 2048;
 
+/**
+ * A URL fit for the access log: the values of credential-like query parameters (keys in
+ * query strings are refused, but the request still gets logged) and anything shaped like a
+ * key become `***`.
+ */
 function maskSecrets(url: string): string {
   const question = url.indexOf('?');
   let masked = url;
