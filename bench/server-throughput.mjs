@@ -116,7 +116,7 @@ async function round(pool, ms) {
 await round(servePool, 1000);
 await round(barePool, 1000);
 const all = { serve: [], bare: [] };
-let elapsed = { serve: 0, bare: 0 };
+const elapsed = { serve: 0, bare: 0 };
 for (let i = 0; i < ROUNDS; i++) {
   for (const [name, pool] of i % 2 === 0 ? [['serve', servePool], ['bare', barePool]] : [['bare', barePool], ['serve', servePool]]) {
     const started = performance.now();

@@ -23,21 +23,21 @@ export type ActionResult = ExitCodeValue | void;
 type Register = (program: Command, deps: CliDeps, wrap: Wrap) => void;
 
 /** The top-level commands, each with what registers it (and its subcommands). */
-const groups: ReadonlyArray<readonly [names: readonly string[], register: Register]> = [
-  [['templates'], registerTemplatesCommands],
-  [['catalogs'], registerCatalogsCommands],
-  [['queues'], registerQueuesCommands],
-  [['queue-runs'], registerQueueRunsCommands],
-  [['analyses'], registerAnalysesCommands],
-  [['api'], registerApi],
-  [['config'], registerConfigCommands],
-  [['auth'], registerAuthCommands],
-  [['formula'], registerFormulaCommands],
-  [['serve'], registerServe],
-  [['admin'], registerAdmin],
+const groups: ReadonlyArray<readonly [name: string, register: Register]> = [
+  ['templates', registerTemplatesCommands],
+  ['catalogs', registerCatalogsCommands],
+  ['queues', registerQueuesCommands],
+  ['queue-runs', registerQueueRunsCommands],
+  ['analyses', registerAnalysesCommands],
+  ['api', registerApi],
+  ['config', registerConfigCommands],
+  ['auth', registerAuthCommands],
+  ['formula', registerFormulaCommands],
+  ['serve', registerServe],
+  ['admin', registerAdmin],
   // `completion` prints a script built from the whole tree; `__complete` only fetches ids.
-  [['__complete'], registerCompletion],
-  [['doctor'], registerDoctor],
+  ['__complete', registerCompletion],
+  ['doctor', registerDoctor],
 ];
 /** Root options that take a value, so the word after them is not a command. */
 const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile']);
@@ -99,7 +99,7 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
     };
 
   const named = argv === undefined ? undefined : commandNamed(argv);
-  const only = groups.find(([names]) => named !== undefined && names.includes(named));
+  const only = groups.find(([name]) => name === named);
   for (const group of only ? [only] : groups) group[1](program, deps, wrap);
   return program;
 }

@@ -88,13 +88,15 @@ export function templatesRepository(context: StoreContext) {
       ['report_category', filter.reportCategory],
     ]);
     // Unfiltered, the count the triggers keep; filtered, counted over the filter's index.
-    const unfiltered = where.params.length === 1;
-    const total = unfiltered ? prepare('SELECT template_count FROM accounts WHERE id = ?') : prepare(`SELECT count(*) FROM templates ${where.sql}`);
-    const rows = prepare(`SELECT document FROM templates ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`);
+    const totalOf =
+      where.params.length === 1
+        ? () => count.get(accountId)
+        : () => prepare(`SELECT count(*) FROM templates ${where.sql}`).pluck().get(...where.params) as number | undefined;
+    const rows = prepare(`SELECT document FROM templates ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).pluck();
     return context.snapshot(() => {
-      const count = total.pluck().get(...(unfiltered ? [accountId] : where.params)) as number | undefined;
-      const documents = rows.pluck().all(...where.params, filter.limit, (filter.page - 1) * filter.limit) as string[];
-      return `{"total":${count ?? 0},"page":${filter.page},"limit":${filter.limit},"data":[${documents.join(',')}]}`;
+      const total = totalOf() ?? 0;
+      const documents = rows.all(...where.params, filter.limit, (filter.page - 1) * filter.limit) as string[];
+      return `{"total":${total},"page":${filter.page},"limit":${filter.limit},"data":[${documents.join(',')}]}`;
     });
   }
   /** The stored JSON text; null for an unknown id and for another account's id alike. */
