@@ -31,8 +31,19 @@ void runCli(process.argv.slice(2), {
   clock: systemClock,
   signal: interrupt.signal,
   nodeVersion: process.versions.node,
-}).then((code) => {
-  // Exit now: idle keep-alive sockets or timers must not hold a finished command open.
-  // Writes to pipes, files and terminals are synchronous on Linux, so nothing is lost.
+}).then(async (code) => {
+  process.exitCode = code;
+  // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
+  // handed every byte to the reader, however slow it is.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // Then end, even if an idle keep-alive socket or a timer would hold a finished command open.
   process.exit(code);
 });
+
+/** Resolves once everything written to `stream` so far has left the process (or it closed). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.write('', () => resolve());
+  });
+}

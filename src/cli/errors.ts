@@ -1,3 +1,5 @@
+import type { ValidationIssue } from '../contract/errors.js';
+
 /** Exit codes of the CLI (see README "Exit codes"). Only src/main.ts turns them into a process exit. */
 export const ExitCode = {
   ok: 0,
@@ -12,12 +14,42 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** An error the CLI explains in one message (plus an optional hint) and maps to an exit code. */
+/**
+ * The CLI's own error codes for `--json` failures, one per exit code; an error the service
+ * answered keeps the service's code instead.
+ */
+export const cliErrorCode: Record<ExitCodeValue, string> = {
+  [ExitCode.ok]: 'OK',
+  [ExitCode.failed]: 'FAILED',
+  [ExitCode.usage]: 'USAGE',
+  [ExitCode.auth]: 'AUTH_REQUIRED',
+  [ExitCode.notFound]: 'NOT_FOUND',
+  [ExitCode.rateLimited]: 'RATE_LIMITED',
+  [ExitCode.network]: 'NETWORK_ERROR',
+  [ExitCode.watchTimeout]: 'WATCH_TIMEOUT',
+  [ExitCode.interrupted]: 'INTERRUPTED',
+};
+
+/** What a failure carries besides its message, for people (hints) and for scripts (the rest). */
+export interface FailureDetails {
+  /** A stable code; by default the one of the exit code (`cliErrorCode`). */
+  code?: string;
+  /** The HTTP status, when the service answered. */
+  status?: number;
+  issues?: readonly ValidationIssue[];
+  /** Further hints after the first. */
+  hints?: readonly string[];
+  /** What scripts read when it differs from what people read (the service's own message). */
+  message?: string;
+}
+
+/** An error the CLI explains in one message (plus optional hints) and maps to an exit code. */
 export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue,
     readonly hint?: string,
+    readonly details: FailureDetails = {},
   ) {
     super(message);
     this.name = 'CliError';
@@ -32,10 +64,13 @@ export class UsageError extends CliError {
   }
 }
 
-/** The operation ran and failed; the command already printed what went wrong. */
+/**
+ * The operation ran and failed, and the command already told people what went wrong (a
+ * verdict on stdout, issues on stderr). Only `--json` failures print it: its code and message.
+ */
 export class SilentFailure extends CliError {
-  constructor(exitCode: ExitCodeValue = ExitCode.failed) {
-    super('', exitCode);
+  constructor(exitCode: ExitCodeValue = ExitCode.failed, message = '', details: FailureDetails = {}) {
+    super(message, exitCode, undefined, details);
     this.name = 'SilentFailure';
   }
 }

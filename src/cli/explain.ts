@@ -1,41 +1,92 @@
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
-import { CliError, ExitCode, type ExitCodeValue } from './errors.js';
-import type { Env } from './io.js';
+import type { ValidationIssue } from '../contract/errors.js';
+import { CliError, cliErrorCode, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
 
-/** Any error as the lines a person reads on stderr, and the exit code it means. */
-export function explainError(error: unknown, _env: Env): { lines: string[]; exitCode: ExitCodeValue } {
+/**
+ * Any failure, once: what people read on stderr (`lines`) and what a script reads with
+ * `--json` (the rest, printed as one JSON line by `failureJson`).
+ */
+export interface Failure {
+  error: string;
+  message: string;
+  status?: number;
+  issues?: readonly ValidationIssue[];
+  hints: string[];
+  exitCode: ExitCodeValue;
+  /** What people read; empty when the command already said it. */
+  lines: string[];
+}
+
+function failure(error: string, message: string, exitCode: ExitCodeValue, hints: string[] = [], extra: Partial<Failure> = {}): Failure {
+  return { error, message, exitCode, hints, lines: [`reportctl: ${message}`, ...hints.map((hint) => `hint: ${hint}`)], ...extra };
+}
+
+export function explainError(error: unknown): Failure {
   if (error instanceof CliError) {
-    return { lines: [`reportctl: ${error.message}`, ...(error.hint ? [`hint: ${error.hint}`] : [])], exitCode: error.exitCode };
+    const { code, status, issues = [], message = error.message } = error.details;
+    const hints = [...(error.hint ? [error.hint] : []), ...(error.details.hints ?? [])];
+    return {
+      error: code ?? cliErrorCode[error.exitCode],
+      message,
+      ...(status !== undefined ? { status } : {}),
+      ...(issues.length > 0 ? { issues } : {}),
+      exitCode: error.exitCode,
+      hints,
+      // A silent failure was already told to people; only scripts hear of it here.
+      lines: error instanceof SilentFailure ? [] : [`reportctl: ${error.message}`, ...issueLines(issues), ...hints.map((hint) => `hint: ${hint}`)],
+    };
   }
   if (error instanceof RateLimitedError) {
-    return { lines: [`reportctl: ${error.message}`, 'hint: try again later, or lower the request rate'], exitCode: ExitCode.rateLimited };
+    return failure(error.code, error.message, ExitCode.rateLimited, ['try again later, or lower the request rate'], { status: error.status });
   }
   if (error instanceof ApiResponseError) {
-    const lines = [`reportctl: ${error.status} ${error.code}: ${error.message}`];
-    for (const issue of error.issues) lines.push(`  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`);
-    if (error.status === 401) {
-      lines.push('hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
-      return { lines, exitCode: ExitCode.auth };
-    }
-    if (error.status === 404) return { lines, exitCode: ExitCode.notFound };
-    return { lines, exitCode: ExitCode.failed };
+    const exitCode = error.status === 401 ? ExitCode.auth : error.status === 404 ? ExitCode.notFound : ExitCode.failed;
+    const hints = error.status === 401 ? ['set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key'] : [];
+    return {
+      error: error.code,
+      message: error.message,
+      status: error.status,
+      ...(error.issues.length > 0 ? { issues: error.issues } : {}),
+      exitCode,
+      hints,
+      lines: [`reportctl: ${error.status} ${error.code}: ${error.message}`, ...issueLines(error.issues), ...hints.map((hint) => `hint: ${hint}`)],
+    };
   }
-  if (error instanceof NetworkError) return { lines: [`reportctl: ${error.message}`, networkHint(error)], exitCode: ExitCode.network };
-  if (error instanceof UnexpectedResponseError) return { lines: [`reportctl: ${error.message}`], exitCode: ExitCode.failed };
+  if (error instanceof NetworkError) {
+    return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, [networkHint(error)]);
+  }
+  if (error instanceof UnexpectedResponseError) return failure('UNEXPECTED_RESPONSE', error.message, ExitCode.failed);
   // Ctrl-C at a prompt: inquirer holds the terminal in raw mode, so no SIGINT reaches the
   // process; the prompt rejects instead. Matched by name so inquirer need not be loaded here.
   if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-    return { lines: [], exitCode: ExitCode.interrupted };
+    return { ...failure(cliErrorCode[ExitCode.interrupted], 'interrupted', ExitCode.interrupted), lines: [] };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { lines: [`reportctl: unexpected error: ${message}`], exitCode: ExitCode.failed };
+  return failure('INTERNAL_ERROR', `unexpected error: ${message}`, ExitCode.failed);
+}
+
+/** The one JSON line a `--json` failure prints on stderr. */
+export function failureJson(failure: Failure): string {
+  return JSON.stringify({
+    error: failure.error,
+    message: failure.message,
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+    ...(failure.issues ? { issues: failure.issues } : {}),
+    ...(failure.hints.length > 0 ? { hint: failure.hints.join('\n') } : {}),
+    exitCode: failure.exitCode,
+  });
+}
+
+/** `  margins.top: Too small` for each issue; the body itself is `(body)`. */
+export function issueLines(issues: readonly ValidationIssue[]): string[] {
+  return issues.map((issue) => `  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`);
 }
 
 /** The hint fits what went wrong: nothing there, a broken connection, or no answer in time. */
 function networkHint(error: NetworkError): string {
-  if (error.timedOut) return 'hint: the service accepted the request but did not answer; it may be overloaded or stuck';
+  if (error.timedOut) return 'the service accepted the request but did not answer; it may be overloaded or stuck';
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return 'hint: is the service running? check --base-url / REPORTCTL_BASE_URL (`reportctl serve` starts a local one)';
+    return 'is the service running? check --base-url / REPORTCTL_BASE_URL (`reportctl serve` starts a local one)';
   }
-  return 'hint: the service (or a proxy in between) closed the connection; try again';
+  return 'the service (or a proxy in between) closed the connection; try again';
 }

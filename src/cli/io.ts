@@ -44,6 +44,25 @@ export function writeLine(stream: Writable, line = ''): void {
   stream.write(line + '\n');
 }
 
+/**
+ * Writes, and when the reader is slower than us (a full pipe) waits until it catches up, so
+ * a long output streams instead of piling up in memory. A closed stream does not wait.
+ */
+export async function writeData(stream: Writable, text: string): Promise<void> {
+  if (stream.write(text) || stream.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+}
+
 export async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));

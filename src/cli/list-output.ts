@@ -4,9 +4,9 @@ import type { Paginated } from '../contract/index.js';
 import type { CliDeps } from './context.js';
 import { UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
-import { pageFooter, printJson, printTable, type Column } from './output.js';
+import { pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
 import type { Session } from './session.js';
-import { writeLine } from './io.js';
+import { isStdoutTTY, writeData } from './io.js';
 
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
@@ -28,18 +28,23 @@ export async function printList<T extends z.ZodType>(
   if (options.all) {
     const { allItems } = await import('../client/paging.js');
     const client: ApiClient = session.api.client;
+    const items = allItems(client, request.path, request.itemSchema, request.query, deps.signal);
     if (options.json) {
-      deps.io.stdout.write('[');
-      let first = true;
-      for await (const item of allItems(client, request.path, request.itemSchema, request.query, deps.signal)) {
-        deps.io.stdout.write((first ? '' : ',') + JSON.stringify(item));
-        first = false;
+      let separator = '[';
+      for await (const item of items) {
+        await writeData(deps.io.stdout, separator + JSON.stringify(item));
+        separator = ',';
       }
-      writeLine(deps.io.stdout, ']');
+      await writeData(deps.io.stdout, separator === '[' ? '[]\n' : ']\n');
+      return;
+    }
+    if (!isStdoutTTY(deps.io)) {
+      // Piped rows need no column widths: each goes out as it arrives.
+      for await (const item of items) await writeData(deps.io.stdout, tsvRow(columns, item) + '\n');
       return;
     }
     const rows: z.infer<T>[] = [];
-    for await (const item of allItems(client, request.path, request.itemSchema, request.query, deps.signal)) rows.push(item);
+    for await (const item of items) rows.push(item);
     session.progress.stop();
     await printTable(deps, session.style, columns, rows);
     return;

@@ -14,13 +14,18 @@ export interface Column<T> {
   color?(text: string, row: T, style: Style): string;
 }
 
+/** One tab-separated line; tabs and newlines inside a value become spaces. */
+export function tsvRow<T>(columns: Column<T>[], row: T): string {
+  return columns.map((column) => column.value(row).replace(/[\t\n]/g, ' ')).join('\t');
+}
+
 /**
  * A bordered table sized to the terminal for people; tab-separated values without a header
  * when piped, so scripts can cut columns.
  */
 export async function printTable<T>(deps: CliDeps, style: Style, columns: Column<T>[], rows: T[]): Promise<void> {
   if (!isStdoutTTY(deps.io)) {
-    for (const row of rows) writeLine(deps.io.stdout, columns.map((column) => column.value(row).replace(/[\t\n]/g, ' ')).join('\t'));
+    for (const row of rows) writeLine(deps.io.stdout, tsvRow(columns, row));
     return;
   }
   const { default: Table } = await import('cli-table3');

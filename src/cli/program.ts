@@ -13,8 +13,8 @@ import { registerAuthCommands } from './commands/auth/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import type { CliDeps } from './context.js';
-import { ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
-import { explainError } from './explain.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
+import { explainError, failureJson } from './explain.js';
 import { writeLine } from './io.js';
 
 /** Whatever a verb's action returns becomes the exit code (undefined means success). */
@@ -58,7 +58,7 @@ function commandNamed(argv: readonly string[]): string | undefined {
  * whole tree costs more than some commands take to run (bench/startup.mjs). Help, suggestions
  * for a mistyped command and `completion` see the whole tree.
  */
-export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => void, argv?: readonly string[]): Command {
+export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => void, argv?: readonly string[], jsonErrors = false): Command {
   const program = new Command('reportctl');
   program
     .description('Report templates, catalogs and queues for drone lot analyses: a client, an offline formula checker and an embedded service.')
@@ -87,7 +87,8 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
     .exitOverride()
     .configureOutput({
       writeOut: (text) => deps.io.stdout.write(text),
-      writeErr: (text) => deps.io.stderr.write(text),
+      // With JSON errors, commander's text becomes the one JSON line reportError prints.
+      writeErr: (text) => (jsonErrors ? undefined : deps.io.stderr.write(text)),
     });
 
   // Every verb's action goes through here, so results and errors are handled in one place.
@@ -109,8 +110,16 @@ export type Wrap = <A extends unknown[]>(action: (...args: A) => Promise<ActionR
 declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 
+/** JSON failures: `--json` anywhere before `--`, or REPORTCTL_JSON_ERRORS=1 for every command. */
+export function wantsJsonErrors(argv: readonly string[], env: CliDeps['env']): boolean {
+  if (env.REPORTCTL_JSON_ERRORS === '1') return true;
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 /** Parses argv, runs the verb, and maps whatever happened to an exit code. Never throws. */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<ExitCodeValue> {
+  const jsonErrors = wantsJsonErrors(argv, deps.env);
   let exitCode: ExitCodeValue = ExitCode.ok;
   const program = buildProgram(
     deps,
@@ -118,6 +127,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<Ex
       exitCode = code;
     },
     argv,
+    jsonErrors,
   );
   if (argv.length === 0) {
     program.outputHelp();
@@ -125,24 +135,32 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<Ex
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
   } catch (error) {
-    return reportError(error, deps);
+    return reportError(error, deps, jsonErrors);
   }
+  // A verb that returned a failing code has said why to people; scripts still get their line.
+  if (exitCode !== ExitCode.ok && jsonErrors) writeLine(deps.io.stderr, failureJson(explainError(new SilentFailure(exitCode, `exit code ${exitCode}`))));
+  return exitCode;
 }
 
-export function reportError(error: unknown, deps: CliDeps): ExitCodeValue {
+export function reportError(error: unknown, deps: CliDeps, jsonErrors = false): ExitCodeValue {
   if (error instanceof CommanderError) {
-    // Commander has already printed its message; help and version are not failures.
+    // Help and version are not failures.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
       return ExitCode.ok;
     }
+    // Commander has already printed its message for people.
+    if (jsonErrors) writeLine(deps.io.stderr, failureJson(explainError(new UsageError(error.message.replace(/^error: /, '')))));
     return ExitCode.usage;
   }
-  if (error instanceof SilentFailure) return error.exitCode;
-  if (deps.signal.aborted) return ExitCode.interrupted;
-  const explained = explainError(error, deps.env);
-  for (const line of explained.lines) writeLine(deps.io.stderr, line);
+  // Whatever broke after Ctrl-C broke because of it.
+  const interrupted = deps.signal.aborted && !(error instanceof SilentFailure);
+  const failure = explainError(interrupted ? new SilentFailure(ExitCode.interrupted, 'interrupted') : error);
+  if (jsonErrors) {
+    writeLine(deps.io.stderr, failureJson(failure));
+  } else {
+    for (const line of failure.lines) writeLine(deps.io.stderr, line);
+  }
   if (deps.env.REPORTCTL_DEBUG && error instanceof Error && error.stack) writeLine(deps.io.stderr, error.stack);
-  return explained.exitCode;
+  return failure.exitCode;
 }

@@ -287,7 +287,7 @@ describe('queue-runs watch', () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       await advance(run.id);
     }
-    expect(await watching).toBe(1);
+    await expect(watching).rejects.toMatchObject({ exitCode: 1, details: { code: 'RUN_FAILED' } });
     const frames = screen.split('\u001b[J');
     expect(frames.length).toBeGreaterThan(2);
     // Each redraw first moves up over the previous frame (header, status, 3 steps, footer).

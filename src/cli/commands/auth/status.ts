@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../program.js';
 
 export function registerAuthStatus(parent: Command, deps: CliDeps, wrap: Wrap): void {
@@ -52,9 +52,15 @@ export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Prom
       session.progress.stop();
     }
   }
-  const exitCode = { valid: ExitCode.ok, missing: ExitCode.auth, rejected: ExitCode.auth, unreachable: ExitCode.network }[state];
-  if (state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
-  if (state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${detail}`);
+  const failure = {
+    valid: undefined,
+    missing: new SilentFailure(ExitCode.auth, 'no API key is set', { code: 'API_KEY_MISSING', hints: ['set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key'] }),
+    rejected: new SilentFailure(ExitCode.auth, `the service rejected the key: ${detail}`, { code: 'API_KEY_INVALID' }),
+    unreachable: new SilentFailure(ExitCode.network, detail || 'the service cannot be reached', { code: 'NETWORK_ERROR' }),
+  }[state];
+  // People read the status and these lines; scripts read the status and the JSON failure line.
+  if (!options.json && state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
+  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${detail}`);
   if (options.json) {
     writeLine(
       deps.io.stdout,
@@ -69,7 +75,8 @@ export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Prom
         ...(detail ? { message: detail } : {}),
       }),
     );
-    return exitCode;
+    if (failure) throw failure;
+    return ExitCode.ok;
   }
   const verdict = {
     valid: style.green('accepted by the service'),
@@ -85,5 +92,6 @@ export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Prom
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
-  return exitCode;
+  if (failure) throw failure;
+  return ExitCode.ok;
 }

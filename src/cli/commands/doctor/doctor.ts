@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
@@ -113,5 +113,7 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
       if (check.fix) writeLine(deps.io.stdout, `    fix: ${check.fix}`);
     }
   }
-  return checks.some((check) => check.status === 'fail') ? ExitCode.failed : ExitCode.ok;
+  const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
+  if (failed.length > 0) throw new SilentFailure(ExitCode.failed, `failed: ${failed.join(', ')}`, { code: 'DOCTOR_FAILED' });
+  return ExitCode.ok;
 }

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeLine } from '../../io.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
+import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
@@ -104,17 +104,19 @@ export async function runFormulaCheck(
   rules: FormulaRules = defaultFormulaRules,
 ): Promise<ExitCodeValue> {
   const lines = await formulasToCheck(options, deps);
-  const reports = lines.map((line) => ({ line, report: formulaReport(line.formula, rules) }));
-  if (options.json) {
-    for (const { report } of reports) writeLine(deps.io.stdout, JSON.stringify(report));
-  } else {
-    const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
-    const tty = isStdoutTTY(deps.io);
-    const width = terminalWidth(deps.io);
-    for (const { line, report } of reports) {
-      const rendered = renderReport(report, style, { width, symbols: tty, ...(line.label ? { label: line.label } : {}) });
-      writeLine(deps.io.stdout, rendered);
-    }
+  const style = options.json ? undefined : await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+  const tty = isStdoutTTY(deps.io);
+  const width = terminalWidth(deps.io);
+  let invalid = 0;
+  for (const line of lines) {
+    const report = formulaReport(line.formula, rules);
+    if (!report.valid) invalid += 1;
+    const rendered = style ? renderReport(report, style, { width, symbols: tty, ...(line.label ? { label: line.label } : {}) }) : JSON.stringify(report);
+    await writeData(deps.io.stdout, rendered + '\n');
   }
-  return reports.every(({ report }) => report.valid) ? ExitCode.ok : ExitCode.failed;
+  if (invalid > 0) {
+    const message = lines.length === 1 ? 'the formula is invalid' : `${invalid} of ${lines.length} formulas are invalid`;
+    throw new SilentFailure(ExitCode.failed, message, { code: 'FORMULA_INVALID' });
+  }
+  return ExitCode.ok;
 }

@@ -3,7 +3,7 @@ import { checkFormula } from '../../../formula/check.js';
 import { evaluate, FormulaEvaluationError } from '../../../formula/evaluate.js';
 import { defaultFormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
@@ -61,7 +61,7 @@ export async function runFormulaEval(options: FormulaEvalOptions, deps: CliDeps)
       const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
       writeLine(deps.io.stderr, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
     }
-    return ExitCode.failed;
+    throw new SilentFailure(ExitCode.failed, 'the formula is invalid', { code: 'FORMULA_INVALID' });
   }
   const values = { ...options.band, eps: options.eps, L: options.L };
   let value: number;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
@@ -55,5 +55,6 @@ export async function runFormulaValidate(options: FormulaValidateOptions, deps: 
     const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
     writeLine(deps.io.stdout, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
   }
-  return report.valid ? ExitCode.ok : ExitCode.failed;
+  if (!report.valid) throw new SilentFailure(ExitCode.failed, 'the service found the formula invalid', { code: 'FORMULA_INVALID' });
+  return ExitCode.ok;
 }

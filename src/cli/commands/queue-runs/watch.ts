@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { QueueRun } from '../../../contract/index.js';
 import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { terminalWidth, writeLine } from '../../io.js';
 import { statusColor } from '../../output.js';
 import { secondsOption } from '../../parse.js';
@@ -101,12 +101,15 @@ export async function runQueueRunsWatch(id: string, options: QueueRunsWatchOptio
     const finished = finishedQueueRunStatuses.includes(run.status);
     view.show(run, snapshot !== previous, finished);
     previous = snapshot;
-    if (finished) return options.exitStatus && run.status !== 'completed' ? ExitCode.failed : ExitCode.ok;
+    if (finished && options.exitStatus && run.status !== 'completed') {
+      throw new SilentFailure(ExitCode.failed, `queue run ${id} ended ${run.status}`, { code: run.status === 'failed' ? 'RUN_FAILED' : 'RUN_CANCELLED' });
+    }
+    if (finished) return ExitCode.ok;
     const now = deps.clock.now();
     if (now >= deadline) throw timedOut(run.status);
     await deps.clock.sleep(Math.min(intervalMs, deadline - now), deps.signal);
   }
-  return ExitCode.interrupted;
+  throw new SilentFailure(ExitCode.interrupted, 'interrupted');
 }
 
 function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style): WatchView {

@@ -90,7 +90,7 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     body = fromWizard;
   }
 
-  const created = await submitTemplate(deps, session.api, body, (value) => session.api.templates.create(value), 'the document');
+  const created = await submitTemplate(session.api, body, (value) => session.api.templates.create(value), 'the document');
   if (options.json) return printJson(deps, created);
   writeLine(deps.io.stdout, created.id);
   writeLine(deps.io.stderr, `created template ${created.id} (${created.name})`);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { CliError, ExitCode, SilentFailure, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 
@@ -43,10 +43,9 @@ async function removeEditDir(file: string): Promise<void> {
 export async function runTemplatesEdit(id: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
   const editor = deps.env.VISUAL || deps.env.EDITOR || (isStdoutTTY(deps.io) ? 'vi' : undefined);
   if (!editor) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
-  const [{ connect }, { validateTemplateBody }, { explainTemplateIssues, issueLines }, { submitTemplate }, { printJson }] = await Promise.all([
+  const [{ connect }, { validateTemplateBody }, { invalidTemplate, submitTemplate }, { printJson }] = await Promise.all([
     import('../../session.js'),
     import('../../../contract/index.js'),
-    import('./explain.js'),
     import('./submit.js'),
     import('../../output.js'),
   ]);
@@ -74,13 +73,11 @@ export async function runTemplatesEdit(id: string, options: GlobalOptions, deps:
   const catalogs = await session.api.catalogs.all();
   const validation = validateTemplateBody(body, catalogs);
   if (!validation.success) {
-    writeLine(deps.io.stderr, 'reportctl: the edited template is not valid; nothing was sent');
-    for (const line of issueLines(validation.issues)) writeLine(deps.io.stderr, line);
-    for (const hint of await explainTemplateIssues(validation.issues, body, async () => catalogs)) writeLine(deps.io.stderr, `hint: ${hint}`);
-    writeLine(deps.io.stderr, `hint: your edit is kept in ${file}; fix it and run: reportctl templates replace ${id} --file ${file}`);
-    throw new SilentFailure(ExitCode.failed);
+    throw await invalidTemplate('the edited template is not valid; nothing was sent', validation.issues, body, async () => catalogs, undefined, [
+      `your edit is kept in ${file}; fix it and run: reportctl templates replace ${id} --file ${file}`,
+    ]);
   }
-  const replaced = await submitTemplate(deps, session.api, body, (value) => session.api.templates.replace(id, value), `the edit of ${id}`);
+  const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the edit of ${id}`);
   await removeEditDir(file);
   if (options.json) return printJson(deps, replaced);
   writeLine(deps.io.stdout, replaced.id);

@@ -59,7 +59,3 @@ export async function explainTemplateIssues(
   return hints;
 }
 
-/** Issues as lines, each at its field. */
-export function issueLines(issues: readonly ValidationIssue[]): string[] {
-  return issues.map((issue) => `  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`);
-}

@@ -34,7 +34,7 @@ export async function runTemplatesReplace(id: string, options: TemplatesReplaceO
   ]);
   const body = await readJsonInput(options.file, deps);
   const session = await connect(options, deps);
-  const replaced = await submitTemplate(deps, session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
+  const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
   if (options.json) return printJson(deps, replaced);
   writeLine(deps.io.stdout, replaced.id);
   writeLine(deps.io.stderr, `replaced template ${replaced.id} (${replaced.name})`);

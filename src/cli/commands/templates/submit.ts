@@ -1,17 +1,14 @@
 import { ApiResponseError } from '../../../client/errors.js';
 import type { ServiceApi } from '../../../client/api.js';
-import { templateBodySchema, toValidationIssues, type Template } from '../../../contract/index.js';
-import type { CliDeps } from '../../context.js';
-import { ExitCode, SilentFailure } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { explainTemplateIssues, issueLines } from './explain.js';
+import { templateBodySchema, toValidationIssues, type Catalogs, type Template, type ValidationIssue } from '../../../contract/index.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { explainTemplateIssues } from './explain.js';
 
 /**
  * Sends a template body, after the local schema check (a mistake is heard about without a
  * round trip). A 400 from the service is shown field by field with the catalogs' help.
  */
 export async function submitTemplate(
-  deps: CliDeps,
   api: ServiceApi,
   body: unknown,
   send: (body: unknown) => Promise<Template>,
@@ -19,33 +16,41 @@ export async function submitTemplate(
 ): Promise<Template> {
   const local = templateBodySchema.safeParse(body, { reportInput: true });
   if (!local.success) {
-    await reportIssues(deps, api, body, toValidationIssues(local.error), `${what} is not a valid template (checked locally; nothing was sent)`);
+    const issues = toValidationIssues(local.error);
+    throw await invalidTemplate(`${what} is not a valid template (checked locally; nothing was sent)`, issues, body, () => api.catalogs.all());
   }
   try {
     return await send(body);
   } catch (error) {
     if (error instanceof ApiResponseError && error.status === 400 && error.issues.length > 0) {
-      await reportIssues(deps, api, body, error.issues, `the service rejected ${what}: ${error.message}`);
+      throw await invalidTemplate(`the service rejected ${what}: ${error.message}`, error.issues, body, () => api.catalogs.all(), error);
     }
     throw error;
   }
 }
 
-async function reportIssues(
-  deps: CliDeps,
-  api: ServiceApi,
-  body: unknown,
-  issues: Parameters<typeof issueLines>[0],
+/**
+ * A template's issues as one failure: each at its field, with the catalogs' help as hints.
+ * A rejection by the service keeps its code, status and message for scripts.
+ */
+export async function invalidTemplate(
   headline: string,
-): Promise<never> {
-  writeLine(deps.io.stderr, `reportctl: ${headline}`);
-  for (const line of issueLines(issues)) writeLine(deps.io.stderr, line);
+  issues: readonly ValidationIssue[],
+  body: unknown,
+  loadCatalogs: () => Promise<Catalogs>,
+  rejection?: ApiResponseError,
+  extraHints: readonly string[] = [],
+): Promise<CliError> {
   let hints: string[] = [];
   try {
-    hints = await explainTemplateIssues(issues, body, () => api.catalogs.all());
+    hints = await explainTemplateIssues(issues, body, loadCatalogs);
   } catch {
     // The hints are a courtesy: without the catalogs the issues alone still stand.
   }
-  for (const hint of hints) writeLine(deps.io.stderr, `hint: ${hint}`);
-  throw new SilentFailure(ExitCode.failed);
+  return new CliError(headline, ExitCode.failed, undefined, {
+    code: rejection?.code ?? 'VALIDATION_FAILED',
+    ...(rejection ? { status: rejection.status, message: rejection.message } : {}),
+    issues,
+    hints: [...hints, ...extraHints],
+  });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 
@@ -26,11 +26,12 @@ Exit status: 0 when valid, 1 when not.`,
 }
 
 export async function runTemplatesValidate(options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ connect }, { readJsonInput }, { validateTemplateBody }, { explainTemplateIssues, issueLines }] = await Promise.all([
+  const [{ connect }, { readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
     import('../../session.js'),
     import('../../input.js'),
     import('../../../contract/index.js'),
     import('./explain.js'),
+    import('../../explain.js'),
   ]);
   const body = await readJsonInput(options.file, deps);
   const session = await connect(options, deps);
@@ -46,5 +47,8 @@ export async function runTemplatesValidate(options: TemplatesValidateOptions, de
     for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
     for (const hint of await explainTemplateIssues(issues, body, async () => catalogs)) writeLine(deps.io.stdout, `hint: ${hint}`);
   }
-  return validation.success ? ExitCode.ok : ExitCode.failed;
+  if (!validation.success) {
+    throw new SilentFailure(ExitCode.failed, `${options.file === '-' ? 'stdin' : options.file} is not a valid template`, { code: 'VALIDATION_FAILED', issues });
+  }
+  return ExitCode.ok;
 }

@@ -2,6 +2,7 @@ import type * as Inquirer from '@inquirer/prompts';
 import type { AnalysisType, Catalogs, Preset, ReportTypeEntry } from '../../../contract/index.js';
 import { paperSizes } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Session } from '../../session.js';
 import { importPackage } from '../../import-package.js';
@@ -23,11 +24,10 @@ const ANALYSIS_TYPE_HINTS: Record<AnalysisType, string> = {
  * An aborted prompt (Ctrl-C) propagates; the top level maps it to exit code 130.
  */
 export async function runCreateWizard(session: Session, deps: CliDeps): Promise<Record<string, unknown> | null> {
-  const [prompts, { allItems }, { presetSchema, validateTemplateBody }, { issueLines }] = await Promise.all([
+  const [prompts, { allItems }, { presetSchema, validateTemplateBody }] = await Promise.all([
     importPackage('@inquirer/prompts'),
     import('../../../client/paging.js'),
     import('../../../contract/index.js'),
-    import('./explain.js'),
   ]);
   const context: PromptContext = { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal };
 
@@ -77,9 +77,10 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
   // disagree with the rules, say so here rather than after a round trip.
   const validation = validateTemplateBody(body, catalogs);
   if (!validation.success) {
-    writeLine(deps.io.stderr, 'reportctl: the template built from your answers is not valid; nothing was sent');
-    for (const line of issueLines(validation.issues)) writeLine(deps.io.stderr, line);
-    return null;
+    throw new CliError('the template built from your answers is not valid; nothing was sent', ExitCode.failed, undefined, {
+      code: 'VALIDATION_FAILED',
+      issues: validation.issues,
+    });
   }
   return body;
 }
