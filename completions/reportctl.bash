@@ -48,7 +48,7 @@ _reportctl_flags() {
     'config get') echo '--reveal --help' ;;
     'config set') echo '--help' ;;
     'config list') echo '--help' ;;
-    'config use') echo '--help' ;;
+    'config use') echo '--create --help' ;;
     'auth') echo '--help' ;;
     'auth login') echo '--with-key-stdin --help' ;;
     'auth logout') echo '--help' ;;

@@ -102,7 +102,14 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
   const named = argv === undefined ? undefined : commandNamed(argv);
   const only = groups.find(([name]) => name === named);
   for (const group of only ? [only] : groups) group[1](program, deps, wrap);
+  for (const group of program.commands) summariseVerbs(group);
   return program;
+}
+
+/** A group's summary ends with its verbs as registered, so help never names one that does not exist. */
+function summariseVerbs(group: Command): void {
+  const verbs = group.commands.filter((verb) => !(verb as unknown as { _hidden?: boolean })._hidden).map((verb) => verb.name());
+  if (verbs.length > 0) group.description(`${group.description()}: ${verbs.join(', ')}`);
 }
 
 export type Wrap = <A extends unknown[]>(action: (...args: A) => Promise<ActionResult>) => (...args: A) => Promise<void>;

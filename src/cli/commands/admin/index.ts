@@ -48,7 +48,7 @@ const runSummary = (run: { id: string; status: string; steps: { order: number; s
 export function registerAdmin(program: Command, deps: CliDeps, wrap: Wrap): void {
   const admin = program
     .command('admin')
-    .description('Manage the embedded service database: accounts, keys, queues, runs, fixtures, catalogs')
+    .description('Manage the embedded service database')
     .addHelpText('after', '\nEvery admin command works on the database file directly, with or without a running server.');
   const withDb = (command: Command) =>
     command.option('--db <path>', 'database file (default: the user data directory, as `serve`)');

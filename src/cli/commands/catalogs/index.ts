@@ -6,7 +6,7 @@ import { registerCatalogsStatistics } from './statistics.js';
 import { registerCatalogsViDefaults } from './vi-defaults.js';
 
 export function registerCatalogsCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
-  const catalogs = program.command('catalogs').description('The values the service accepts: report types, statistics, vegetation-index defaults');
+  const catalogs = program.command('catalogs').description('The values the service accepts');
   registerCatalogsReportTypes(catalogs, deps, wrap);
   registerCatalogsStatistics(catalogs, deps, wrap);
   registerCatalogsViDefaults(catalogs, deps, wrap);

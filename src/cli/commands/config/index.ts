@@ -9,7 +9,7 @@ import { registerConfigUse } from './use.js';
 export function registerConfigCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
   const config = program
     .command('config')
-    .description('Connection settings in named profiles (base URL, key, key header, language)');
+    .description('Connection settings in named profiles');
   registerConfigGet(config, deps, wrap);
   registerConfigSet(config, deps, wrap);
   registerConfigList(config, deps, wrap);

@@ -1,26 +1,39 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import type { Wrap } from '../../program.js';
+import { UsageError } from '../../errors.js';
 
 export function registerConfigUse(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent
     .command('use')
     .description('Make a profile the current one')
     .argument('<profile>', 'profile name')
-    .addHelpText('after', '\nExamples:\n  $ reportctl config use staging\n  $ reportctl config use default')
-    .action(wrap(async (profile: string, _o: unknown, command: Command) => runConfigUse(profile, command.optsWithGlobals<GlobalOptions>(), deps)));
+    .option('--create', 'start a new, empty profile of that name')
+    .addHelpText('after', '\nExamples:\n  $ reportctl config use staging\n  $ reportctl config use default\n  $ reportctl config use --create staging')
+    .action(wrap(async (profile: string, _o: unknown, command: Command) => runConfigUse(profile, command.optsWithGlobals<ConfigUseOptions>(), deps)));
 }
 
-export async function runConfigUse(profile: string, _options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig }, { checkProfileName }, { writeLine }] = await Promise.all([
+export interface ConfigUseOptions extends GlobalOptions {
+  create?: boolean;
+}
+
+export async function runConfigUse(profile: string, options: ConfigUseOptions, deps: CliDeps): Promise<void> {
+  const [{ openConfig }, { checkProfileName }, { writeLine }, { closestMatch }] = await Promise.all([
     import('../../config.js'),
     import('./settings.js'),
     import('../../io.js'),
+    import('../../suggest.js'),
   ]);
   const name = checkProfileName(profile);
   const config = await openConfig(deps.env);
   const current = config.read();
-  config.write({ ...current, currentProfile: name });
+  const known = [...new Set(['default', ...Object.keys(current.profiles ?? {})])];
+  if (!known.includes(name) && !options.create) {
+    // A typo must not silently switch to an empty profile.
+    const guess = closestMatch(name, known);
+    throw new UsageError(`no profile ${name}${guess ? `; did you mean ${guess}?` : ''}`, `profiles: ${known.join(', ')}; \`reportctl config use --create ${name}\` starts a new one`);
+  }
+  config.write({ ...current, currentProfile: name, profiles: { ...current.profiles, [name]: current.profiles?.[name] ?? {} } });
   writeLine(deps.io.stderr, `now using profile ${name}`);
   if (!current.profiles?.[name]) writeLine(deps.io.stderr, `note: profile ${name} has no settings yet; add some with \`reportctl config set base-url URL\``);
   if (deps.env.REPORTCTL_PROFILE) writeLine(deps.io.stderr, `note: REPORTCTL_PROFILE=${deps.env.REPORTCTL_PROFILE} is set and takes precedence`);

@@ -7,6 +7,7 @@ import { stepColumns, stepsDone } from './columns.js';
 export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent
     .command('get')
+    .aliases(['show', 'view'])
     .description('Show one queue run with its steps (the run as the service returns it with --json)')
     .argument('<id>', 'queue run id')
     .addHelpText('after', '\nExamples:\n  $ reportctl queue-runs get RUN_ID\n  $ reportctl queue-runs get RUN_ID --json | jq .status')

@@ -6,7 +6,7 @@ import { registerQueueRunsList } from './list.js';
 import { registerQueueRunsWatch } from './watch.js';
 
 export function registerQueueRunsCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
-  const queueRuns = program.command('queue-runs').description('Runs of saved queues, with per-step status: list, show, watch until done');
+  const queueRuns = program.command('queue-runs').description('Runs of saved queues, with per-step status');
   registerQueueRunsList(queueRuns, deps, wrap);
   registerQueueRunsGet(queueRuns, deps, wrap);
   registerQueueRunsWatch(queueRuns, deps, wrap);

@@ -5,6 +5,7 @@ import type { Wrap } from '../../program.js';
 export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent
     .command('get')
+    .aliases(['show', 'view'])
     .description('Show one template (the whole document with --json)')
     .argument('<id>', 'template id')
     .addHelpText('after', '\nExamples:\n  $ reportctl templates get 3c44560e-3111-4551-b3a0-e5d90d9356b3\n  $ reportctl templates get ID --json > template.json')

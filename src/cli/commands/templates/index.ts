@@ -11,7 +11,7 @@ import { registerTemplatesReplace } from './replace.js';
 import { registerTemplatesValidate } from './validate.js';
 
 export function registerTemplatesCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
-  const templates = program.command('templates').description('Report templates: list, show, create, replace, edit, delete, validate');
+  const templates = program.command('templates').description('Report templates');
   registerTemplatesList(templates, deps, wrap);
   registerTemplatesGet(templates, deps, wrap);
   registerTemplatesPresets(templates, deps, wrap);
