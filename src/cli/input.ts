@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ParseError } from 'jsonc-parser';
 import type { CliDeps } from './context.js';
 import { UsageError } from './errors.js';
 import { readAll } from './io.js';
@@ -11,9 +12,24 @@ export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'
   } catch (error) {
     throw new UsageError(`${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  return parseJsonText(text, `${flag}: ${path === '-' ? 'stdin' : path}`);
+}
+
+/**
+ * A JSON document, or a usage error that says where it breaks (`line 3, column 9: value
+ * expected`): JSON.parse names no line, and on some mistakes no position at all.
+ */
+export async function parseJsonText(text: string, label: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${flag}: ${path === '-' ? 'stdin' : path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    const { parse, printParseErrorCode } = await import('jsonc-parser');
+    const errors: ParseError[] = [];
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    if (!first) throw new UsageError(`${label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    const before = text.slice(0, first.offset).split('\n');
+    const reason = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+    throw new UsageError(`${label} is not valid JSON: line ${before.length}, column ${before.at(-1)!.length + 1}: ${reason}`);
   }
 }

@@ -6,7 +6,7 @@ import { UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
 import type { Session } from './session.js';
-import { isStdoutTTY, writeData } from './io.js';
+import { isStdoutTTY, writeData, writeLine } from './io.js';
 
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
@@ -46,6 +46,7 @@ export async function printList<T extends z.ZodType>(
     const rows: z.infer<T>[] = [];
     for await (const item of items) rows.push(item);
     session.progress.stop();
+    if (rows.length === 0) return nothingMatches(deps, request.path);
     await printTable(deps, session.style, columns, rows);
     return;
   }
@@ -59,6 +60,12 @@ export async function printList<T extends z.ZodType>(
     printJson(deps, page);
     return;
   }
+  if (page.total === 0 && isStdoutTTY(deps.io)) return nothingMatches(deps, request.path);
   await printTable(deps, session.style, columns, page.data);
   pageFooter(deps, page.data.length, page.page, page.total);
+}
+
+/** An empty table says nothing; on a terminal, say so in words (on stderr: it is not data). */
+function nothingMatches(deps: CliDeps, path: string): void {
+  writeLine(deps.io.stderr, `no ${path.split('/').at(-1)!.replace('-', ' ')} match`);
 }

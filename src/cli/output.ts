@@ -6,10 +6,26 @@ export function printJson(deps: CliDeps, value: unknown): void {
   writeLine(deps.io.stdout, JSON.stringify(value, null, isStdoutTTY(deps.io) ? 2 : undefined));
 }
 
+/** As many characters of an id as people need to tell items apart (and commands accept as a prefix). */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+/**
+ * The id column: short on a terminal so names stay readable at 80 columns, whole with --wide
+ * and whenever piped (scripts need the real id).
+ */
+export function idColumn<T>(deps: CliDeps, wide: boolean, id: (row: T) => string): Column<T> {
+  const whole = wide || !isStdoutTTY(deps.io);
+  return { header: 'ID', keep: true, value: (row) => (whole ? id(row) : shortId(id(row))), color: (text, _row, style) => style.cyan(text) };
+}
+
 export interface Column<T> {
   header: string;
   /** Never shortened to fit the terminal (ids: a cut id is useless). */
   keep?: boolean;
+  /** Shortened only once no other column can give more (names are what people read). */
+  readable?: boolean;
   value(row: T): string;
   color?(text: string, row: T, style: Style): string;
 }
@@ -32,13 +48,18 @@ export async function printTable<T>(deps: CliDeps, style: Style, columns: Column
   const width = terminalWidth(deps.io);
   const widths = columns.map((column) => Math.max(column.header.length, ...rows.map((row) => column.value(row).length)) + 2);
   // Borders take one column each plus one. Shorten the widest column that may be shortened
-  // until the table fits; ids are kept whole.
+  // until the table fits: the readable ones (names) last, ids never.
   let excess = widths.reduce((sum, size) => sum + size, 0) + columns.length + 1 - width;
-  while (excess > 0) {
+  const widestOf = (readable: boolean) => {
     let widest = -1;
     columns.forEach((column, index) => {
-      if (!column.keep && widths[index]! > 8 && (widest < 0 || widths[index]! > widths[widest]!)) widest = index;
+      if (!column.keep && (column.readable === true) === readable && widths[index]! > 8 && (widest < 0 || widths[index]! > widths[widest]!)) widest = index;
     });
+    return widest;
+  };
+  while (excess > 0) {
+    let widest = widestOf(false);
+    if (widest < 0) widest = widestOf(true);
     if (widest < 0) break;
     widths[widest]! -= 1;
     excess -= 1;

@@ -219,7 +219,7 @@ describe('other prompts on a terminal', () => {
     const id = (created.body as TemplateDoc).id;
     const cli = inPty(['delete', id]);
     try {
-      await cli.waitFor(`Delete template ${id}?`);
+      await cli.waitFor(`Delete template "keep me" (${id.slice(0, 8)})?`);
       await cli.type(Keys.enter);
       await cli.waitFor('not deleted');
       expect((await cli.exited).code).toBe(0);
@@ -230,7 +230,7 @@ describe('other prompts on a terminal', () => {
 
     const sure = inPty(['delete', id]);
     try {
-      await sure.waitFor(`Delete template ${id}?`);
+      await sure.waitFor(`Delete template "keep me" (${id.slice(0, 8)})?`);
       await sure.type('y', Keys.enter);
       await sure.waitFor(`deleted template ${id}`);
       expect((await sure.exited).code).toBe(0);

@@ -9,7 +9,7 @@ import struct
 import sys
 import termios
 
-ROWS, COLUMNS = 60, 160
+ROWS, COLUMNS = 60, int(os.environ.get("PTY_COLUMNS", "160"))
 
 
 def main(argv):

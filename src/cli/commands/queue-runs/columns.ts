@@ -1,6 +1,6 @@
 import type { QueueRun, QueueRunStep } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
-import { formatTime, statusColor, type Column } from '../../output.js';
+import { formatTime, idColumn, statusColor, type Column } from '../../output.js';
 
 export function stepsDone(run: QueueRun): number {
   return run.steps.filter((step) => step.status === 'completed').length;
@@ -15,7 +15,7 @@ export function currentStep(run: QueueRun): QueueRunStep | undefined {
   return finished[finished.length - 1] ?? steps[0];
 }
 
-const SYMBOLS: Record<string, string> = { completed: '✓', failed: '✗', running: '●', skipped: '-', pending: '·' };
+const SYMBOLS: Record<string, string> = { completed: '✓', failed: '✗', running: '●', claimed: '◐', cancelled: '⊘', skipped: '-', pending: '·' };
 
 export function stepSymbol(status: string): string {
   return SYMBOLS[status] ?? '?';
@@ -23,8 +23,8 @@ export function stepSymbol(status: string): string {
 
 export function queueRunColumns(deps: CliDeps, wide: boolean): Column<QueueRun>[] {
   const columns: Column<QueueRun>[] = [
-    { header: 'ID', keep: true, value: (run) => run.id, color: (text, _row, style) => style.cyan(text) },
-    { header: 'NAME', value: (run) => run.name },
+    idColumn(deps, wide, (run) => run.id),
+    { header: 'NAME', readable: true, value: (run) => run.name },
     { header: 'STATUS', value: (run) => run.status, color: (text, run, style) => statusColor(run.status, style)(text) },
     { header: 'STEPS', value: (run) => `${stepsDone(run)}/${run.steps.length}` },
     { header: 'HA', value: (run) => String(run.estimatedHa) },

@@ -9,19 +9,21 @@ export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap)
     .command('get')
     .aliases(['show', 'view'])
     .description('Show one queue run with its steps (the run as the service returns it with --json)')
-    .argument('<id>', 'queue run id')
+    .argument('<id>', 'queue run id, a unique prefix of it (6+ characters) or the exact name')
     .addHelpText('after', '\nExamples:\n  $ reportctl queue-runs get RUN_ID\n  $ reportctl queue-runs get RUN_ID --json | jq .status')
     .action(wrap(async (id: string, _o: unknown, command: Command) => runQueueRunsGet(id, command.optsWithGlobals<GlobalOptions>(), deps)));
 }
 
-export async function runQueueRunsGet(id: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { findQueueRun }, { printJson, printTable, formatTime, statusColor }, { writeLine }] = await Promise.all([
+export async function runQueueRunsGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { findQueueRun }, { printJson, printTable, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
     import('../../session.js'),
     import('../../../client/api.js'),
     import('../../output.js'),
     import('../../io.js'),
+    import('../../resolve.js'),
   ]);
   const session = await connect(options, deps);
+  const id = await resolveQueueRunId(session.api, reference, deps.signal);
   // The service has no endpoint for one run: it is looked up in the list.
   const found = await findQueueRun(session.api, id, 1, deps.signal);
   session.progress.stop();

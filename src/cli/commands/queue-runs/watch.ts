@@ -23,7 +23,7 @@ export function registerQueueRunsWatch(parent: Command, deps: CliDeps, wrap: Wra
   parent
     .command('watch')
     .description('Follow a queue run step by step until it completes, fails or is cancelled')
-    .argument('<id>', 'queue run id')
+    .argument('<id>', 'queue run id, a unique prefix of it (6+ characters) or the exact name')
     .option('-i, --interval <seconds>', 'seconds between polls (at least 0.5)', secondsOption(0.5), 5)
     .option('--timeout <seconds>', 'give up (exit 8) if the run is still going after this long', secondsOption(0))
     .option('--exit-status', 'exit 1 when the run fails or is cancelled')
@@ -55,13 +55,15 @@ interface WatchView {
   notice(text: string): void;
 }
 
-export async function runQueueRunsWatch(id: string, options: QueueRunsWatchOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ connect }, { findQueueRun }, { ApiResponseError, NetworkError }] = await Promise.all([
+export async function runQueueRunsWatch(reference: string, options: QueueRunsWatchOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const [{ connect }, { findQueueRun }, { ApiResponseError, NetworkError }, { resolveQueueRunId }] = await Promise.all([
     import('../../session.js'),
     import('../../../client/api.js'),
     import('../../../client/errors.js'),
+    import('../../resolve.js'),
   ]);
   const session = await connect(options, deps);
+  const id = await resolveQueueRunId(session.api, reference, deps.signal);
   const intervalMs = Math.round((options.interval ?? 5) * 1000);
   const deadline = options.timeout === undefined ? Infinity : deps.clock.now() + options.timeout * 1000;
   const view = watchView(options, deps, session.style);

@@ -1,11 +1,11 @@
 import type { Preset, Template } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
-import { formatTime, type Column } from '../../output.js';
+import { formatTime, idColumn, type Column } from '../../output.js';
 
 export function templateColumns(deps: CliDeps, wide: boolean): Column<Template>[] {
   const columns: Column<Template>[] = [
-    { header: 'ID', keep: true, value: (template) => template.id, color: (text, _row, style) => style.cyan(text) },
-    { header: 'NAME', value: (template) => template.name },
+    idColumn(deps, wide, (template) => template.id),
+    { header: 'NAME', readable: true, value: (template) => template.name },
     { header: 'ANALYSIS', value: (template) => template.analysisType },
     { header: 'REPORT TYPE', value: (template) => template.reportType },
   ];

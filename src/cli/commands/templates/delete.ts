@@ -14,20 +14,27 @@ export function registerTemplatesDelete(parent: Command, deps: CliDeps, wrap: Wr
     .command('delete')
     .alias('rm')
     .description('Delete a template (asks first on a terminal)')
-    .argument('<id>', 'template id')
+    .argument('<id>', 'template id, a unique prefix of it (6+ characters) or the exact name')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', '\nExamples:\n  $ reportctl templates delete ID\n  $ reportctl templates delete ID --yes')
     .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesDelete(id, command.optsWithGlobals<TemplatesDeleteOptions>(), deps)));
 }
 
-export async function runTemplatesDelete(id: string, options: TemplatesDeleteOptions, deps: CliDeps): Promise<void> {
+export async function runTemplatesDelete(reference: string, options: TemplatesDeleteOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { resolveTemplate }, { shortId }] = await Promise.all([import('../../session.js'), import('../../resolve.js'), import('../../output.js')]);
+  const session = await connect(options, deps);
+  // A template that is not there is a 404 before any question about deleting it.
+  const template = await resolveTemplate(session.api, reference, deps.signal);
+  const { id } = template;
+  session.progress.stop();
+  const named = `"${template.name}" (${shortId(id)})`;
   if (!options.yes) {
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
-      throw new UsageError(`refusing to delete template ${id} without confirmation`, 'pass --yes to delete without a prompt');
+      throw new UsageError(`refusing to delete template ${named} without confirmation`, 'pass --yes to delete without a prompt');
     }
     const { confirm } = await importPackage('@inquirer/prompts');
     const sure = await confirm(
-      { message: `Delete template ${id}? This cannot be undone.`, default: false },
+      { message: `Delete template ${named}? This cannot be undone.`, default: false },
       { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
     );
     if (!sure) {
@@ -35,8 +42,6 @@ export async function runTemplatesDelete(id: string, options: TemplatesDeleteOpt
       return;
     }
   }
-  const { connect } = await import('../../session.js');
-  const session = await connect(options, deps);
   await session.api.templates.delete(id);
   if (options.json) writeLine(deps.io.stdout, JSON.stringify({ id, deleted: true }));
   else writeLine(deps.io.stderr, `deleted template ${id}`);

@@ -7,19 +7,20 @@ export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap)
     .command('get')
     .aliases(['show', 'view'])
     .description('Show one template (the whole document with --json)')
-    .argument('<id>', 'template id')
+    .argument('<id>', 'template id, a unique prefix of it (6+ characters) or the exact name')
     .addHelpText('after', '\nExamples:\n  $ reportctl templates get 3c44560e-3111-4551-b3a0-e5d90d9356b3\n  $ reportctl templates get ID --json > template.json')
     .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesGet(id, command.optsWithGlobals<GlobalOptions>(), deps)));
 }
 
-export async function runTemplatesGet(id: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson }, { writeLine }] = await Promise.all([
+export async function runTemplatesGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { printJson }, { writeLine }, { resolveTemplate }] = await Promise.all([
     import('../../session.js'),
     import('../../output.js'),
     import('../../io.js'),
+    import('../../resolve.js'),
   ]);
   const session = await connect(options, deps);
-  const template = await session.api.templates.get(id);
+  const template = await resolveTemplate(session.api, reference, deps.signal);
   if (options.json) return printJson(deps, template);
   const { style } = session;
   const rows: [string, string][] = [

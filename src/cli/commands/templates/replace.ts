@@ -11,7 +11,7 @@ export function registerTemplatesReplace(parent: Command, deps: CliDeps, wrap: W
   parent
     .command('replace')
     .description('Replace a whole template with a document (fields left out are gone: not a merge)')
-    .argument('<id>', 'template id')
+    .argument('<id>', 'template id, a unique prefix of it (6+ characters) or the exact name')
     .requiredOption('-f, --file <path>', 'the complete template document as JSON (`-` reads stdin)')
     .addHelpText(
       'after',
@@ -25,15 +25,17 @@ Examples:
     );
 }
 
-export async function runTemplatesReplace(id: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { submitTemplate }, { printJson }, { readJsonInput }] = await Promise.all([
+export async function runTemplatesReplace(reference: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
+  const [{ connect }, { submitTemplate }, { printJson }, { readJsonInput }, { resolveTemplateId }] = await Promise.all([
     import('../../session.js'),
     import('./submit.js'),
     import('../../output.js'),
     import('../../input.js'),
+    import('../../resolve.js'),
   ]);
   const body = await readJsonInput(options.file, deps);
   const session = await connect(options, deps);
+  const id = await resolveTemplateId(session.api, reference, deps.signal);
   const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
   if (options.json) return printJson(deps, replaced);
   writeLine(deps.io.stdout, replaced.id);
