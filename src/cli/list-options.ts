@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { closestMatch } from './suggest.js';
 import { integerOption } from './parse.js';
 
 export interface ListOptions {
@@ -18,7 +19,14 @@ export function addListOptions(command: Command): Command {
     .addOption(new Option('--no-wide').hideHelp());
 }
 
-/** An option limited to a fixed set, so help, completion and errors all name the values. */
+/**
+ * An option limited to a fixed set, so help, completion and errors all name the values; a
+ * value outside it is a usage error with the closest valid one.
+ */
 export function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
-  return new Option(flags, description).choices(choices);
+  return new Option(flags, description).choices(choices).argParser((value: string) => {
+    if (choices.includes(value)) return value;
+    const guess = closestMatch(value, choices);
+    throw new InvalidArgumentError(`${guess ? `did you mean ${guess}? ` : ''}Valid: ${choices.join(', ')}.`);
+  });
 }

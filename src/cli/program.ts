@@ -143,21 +143,31 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<Ex
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    return reportError(error, deps, jsonErrors);
+    return reportError(error, deps, jsonErrors, argv);
   }
   // A verb that returned a failing code has said why to people; scripts still get their line.
   if (exitCode !== ExitCode.ok && jsonErrors) writeLine(deps.io.stderr, failureJson(explainError(new SilentFailure(exitCode, `exit code ${exitCode}`))));
   return exitCode;
 }
 
-export function reportError(error: unknown, deps: CliDeps, jsonErrors = false): ExitCodeValue {
+/** `formula check '-NIR / (R + eps)'`: commander reads the formula as an option. */
+function formulaAsOption(error: CommanderError, argv: readonly string[]): string | undefined {
+  const option = error.code === 'commander.unknownOption' ? /'(.*)'/.exec(error.message)?.[1] : undefined;
+  if (option === undefined || !/[\s()+*/]|^-[A-Z]/.test(option)) return undefined;
+  const before = argv.slice(0, Math.max(0, argv.indexOf(option))).join(' ');
+  return `a formula that starts with - goes after --: reportctl ${before} -- '${option}'`;
+}
+
+export function reportError(error: unknown, deps: CliDeps, jsonErrors = false, argv: readonly string[] = []): ExitCodeValue {
   if (error instanceof CommanderError) {
     // Help and version are not failures.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
       return ExitCode.ok;
     }
+    const hint = formulaAsOption(error, argv);
     // Commander has already printed its message for people.
-    if (jsonErrors) writeLine(deps.io.stderr, failureJson(explainError(new UsageError(error.message.replace(/^error: /, '')))));
+    if (jsonErrors) writeLine(deps.io.stderr, failureJson(explainError(new UsageError(error.message.replace(/^error: /, ''), hint))));
+    else if (hint) writeLine(deps.io.stderr, `hint: ${hint}`);
     return ExitCode.usage;
   }
   // Whatever broke after Ctrl-C broke because of it.

@@ -81,6 +81,9 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       ...testHooks(deps.env),
     });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new CliError(`port ${options.port} on ${options.host} is already in use`, ExitCode.failed, 'use --port 0 for a free port (the first line says which)');
+    }
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
   const keys = server.demoKeys;
