@@ -41,7 +41,7 @@ export function explainError(error: unknown): Failure {
   }
   if (error instanceof ApiResponseError) {
     const exitCode = error.status === 401 ? ExitCode.auth : error.status === 404 ? ExitCode.notFound : ExitCode.failed;
-    const hints = error.status === 401 ? ['set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key'] : [];
+    const hints = error.status === 401 ? [keyHint(error.keySource)] : [];
     return {
       error: error.code,
       message: error.message,
@@ -80,6 +80,19 @@ export function failureJson(failure: Failure): string {
 /** `  margins.top: Too small` for each issue; the body itself is `(body)`. */
 export function issueLines(issues: readonly ValidationIssue[]): string[] {
   return issues.map((issue) => `  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`);
+}
+
+/**
+ * A refused key is fixed where it came from: a stale REPORTCTL_API_KEY overrides every key
+ * `auth login` saves, so logging in again would not help.
+ */
+export function keyHint(source: string | undefined): string {
+  if (source === 'flag') return 'the key came from --api-key';
+  if (source === 'env REPORTCTL_API_KEY') {
+    return 'the key came from the environment variable REPORTCTL_API_KEY, which overrides the key `reportctl auth login` saves; fix it or `unset REPORTCTL_API_KEY`';
+  }
+  if (source?.startsWith('profile ')) return `the key came from ${source} (saved by \`reportctl auth login\`); run \`reportctl auth login\` with a valid key`;
+  return 'no key is set: run `reportctl auth login`, or set REPORTCTL_API_KEY';
 }
 
 /** The hint fits what went wrong: nothing there, a broken connection, or no answer in time. */

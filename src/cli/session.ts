@@ -61,6 +61,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Se
     now: deps.clock.now,
     signal: deps.signal,
     userAgent: 'reportctl',
+    keySource: settings.sources.apiKey,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, line) } : {}),
     onWait: (reason, _ms, cause) => {

@@ -13,6 +13,9 @@ export class ApiResponseError extends Error {
     super(message);
     this.name = 'ApiResponseError';
   }
+
+  /** On a 401: where the key that was refused came from. */
+  keySource?: string;
 }
 
 /** Still 429 after the bounded retries. */

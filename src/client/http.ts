@@ -28,6 +28,8 @@ export interface ApiClientOptions {
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   userAgent?: string;
+  /** Where the key came from (`env REPORTCTL_API_KEY`, `profile NAME` …), told with a 401. */
+  keySource?: string;
 }
 
 export interface RequestOptions {
@@ -147,7 +149,11 @@ export class ApiClient {
         await this.backoff(transient, `service answered ${result.status}`, signal);
         continue;
       }
-      if (result.status >= 400) throw toApiError(result, method);
+      if (result.status >= 400) {
+        const error = toApiError(result, method);
+        if (result.status === 401 && this.options.keySource !== undefined) error.keySource = this.options.keySource;
+        throw error;
+      }
       return result;
     }
   }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { serverForSuite, tempDir } from '../helpers/server.js';
 
 /** The verbs root help names for each group: `templates   Report templates: list, get, …`. */
 function summarisedVerbs(help: string): Map<string, string[]> {
@@ -32,18 +32,10 @@ describe('help names only commands that exist', () => {
   });
 
   describe('show and view are get', () => {
-    let server: TestServer;
-    let account: IssuedKey;
-    beforeAll(async () => {
-      server = await startServe();
-      account = await server.newAccount();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const suite = serverForSuite();
 
     it.each([['templates'], ['queue-runs']])('%s show / view / get answer alike', async (group) => {
-      const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey };
+      const { env } = suite;
       const id = '00000000-0000-4000-8000-000000000000';
       const results = await Promise.all(['get', 'show', 'view'].map((verb) => runCli([group, verb, id], { env })));
       for (const result of results) {

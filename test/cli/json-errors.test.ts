@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, serverForSuite, tempDir } from '../helpers/server.js';
 import { generalBody } from '../contract/fixtures.js';
 
 /** What a CI job reads from a failed `--json` command: nothing on stdout, one JSON line on stderr. */
@@ -13,25 +13,15 @@ function jsonFailure(result: CliResult): Record<string, unknown> {
 }
 
 describe('--json failures are one JSON line on stderr', () => {
-  let server: TestServer;
-  let account: IssuedKey;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    server = await startServe();
-    account = await server.newAccount();
-    env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey };
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const suite = serverForSuite();
 
   it("a template the service rejects: the service's error, message and issues, unchanged", async () => {
     const body = generalBody({ reportType: 'No such report type' });
-    const direct = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body });
+    const direct = await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, body });
     expect(direct.status).toBe(400);
     const file = join(tempDir(), 'template.json');
     writeFileSync(file, JSON.stringify(body));
-    const result = await runCli(['templates', 'create', '--file', file, '--json'], { env });
+    const result = await runCli(['templates', 'create', '--file', file, '--json'], { env: suite.env });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const failure = jsonFailure(result);
@@ -43,7 +33,7 @@ describe('--json failures are one JSON line on stderr', () => {
   it('a template that fails the local check: VALIDATION_FAILED with the issues at their paths', async () => {
     const file = join(tempDir(), 'template.json');
     writeFileSync(file, JSON.stringify(generalBody({ margins: { top: 'two', right: 2, bottom: 2, left: 2 } })));
-    const result = await runCli(['templates', 'create', '--file', file, '--json'], { env });
+    const result = await runCli(['templates', 'create', '--file', file, '--json'], { env: suite.env });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const failure = jsonFailure(result);
@@ -52,21 +42,21 @@ describe('--json failures are one JSON line on stderr', () => {
   });
 
   it('not found: the service code, status 404, exit 4', async () => {
-    const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000', '--json'], { env });
+    const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000', '--json'], { env: suite.env });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(jsonFailure(result)).toMatchObject({ error: 'NOT_FOUND', status: 404, exitCode: 4 });
   });
 
   it('a rejected key: the service code, status 401, exit 3', async () => {
-    const result = await runCli(['templates', 'list', '--json'], { env: { ...env, REPORTCTL_API_KEY: 'rctl_wrong' } });
+    const result = await runCli(['templates', 'list', '--json'], { env: { ...suite.env, REPORTCTL_API_KEY: 'rctl_wrong' } });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(jsonFailure(result)).toMatchObject({ error: 'API_KEY_INVALID', status: 401, exitCode: 3 });
   });
 
   it('no service: NETWORK_ERROR, exit 6', async () => {
-    const result = await runCli(['templates', 'list', '--json'], { env: { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    const result = await runCli(['templates', 'list', '--json'], { env: { ...suite.env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' } });
     expect(result.code).toBe(6);
     expect(result.stdout).toBe('');
     const failure = jsonFailure(result);
@@ -79,16 +69,16 @@ describe('--json failures are one JSON line on stderr', () => {
     [['templates', 'list', '--no-such-flag', '--json']],
     [['templates', 'get', '--json']],
   ])('a usage error (%j): USAGE, exit 2, no human text', async (args) => {
-    const result = await runCli(args, { env });
+    const result = await runCli(args, { env: suite.env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(jsonFailure(result)).toMatchObject({ error: 'USAGE', exitCode: 2 });
   });
 
   it('watch reaching --timeout: WATCH_TIMEOUT, exit 8, the run still on stdout', async () => {
-    const queue = await server.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'q', '--step', 'lot-1:counting');
-    const run = await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id);
-    const result = await runCli(['queue-runs', 'watch', run.id, '--json', '--interval', '0.5', '--timeout', '1'], { env });
+    const queue = await suite.server.admin<{ id: string }>('queues', 'create', '--account', suite.account.accountId, '--name', 'q', '--step', 'lot-1:counting');
+    const run = await suite.server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id);
+    const result = await runCli(['queue-runs', 'watch', run.id, '--json', '--interval', '0.5', '--timeout', '1'], { env: suite.env });
     expect(result.code).toBe(8);
     expect(JSON.parse(result.stdout.trim().split('\n')[0]!)).toMatchObject({ id: run.id, status: 'pending' });
     expect(jsonFailure(result)).toMatchObject({ error: 'WATCH_TIMEOUT', exitCode: 8 });
@@ -102,13 +92,13 @@ describe('--json failures are one JSON line on stderr', () => {
   });
 
   it('REPORTCTL_JSON_ERRORS=1 makes failures JSON without --json', async () => {
-    const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env: { ...env, REPORTCTL_JSON_ERRORS: '1' } });
+    const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env: { ...suite.env, REPORTCTL_JSON_ERRORS: '1' } });
     expect(result.code).toBe(4);
     expect(jsonFailure(result)).toMatchObject({ error: 'NOT_FOUND', exitCode: 4 });
   });
 
   it('without --json, failures stay text for people', async () => {
-    const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env });
+    const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env: suite.env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^reportctl: 404 NOT_FOUND: /);
     expect(() => JSON.parse(result.stderr)).toThrow();

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,4 +85,21 @@ export async function api(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/**
+ * A server and one account for a whole describe block (started before its tests, stopped
+ * after). Read the fields inside tests: they are set once `beforeAll` has run.
+ */
+export function serverForSuite(options: Parameters<typeof startServe>[0] = {}): { server: TestServer; account: IssuedKey; env: Record<string, string> } {
+  const suite = {} as { server: TestServer; account: IssuedKey; env: Record<string, string> };
+  beforeAll(async () => {
+    suite.server = await startServe(options);
+    suite.account = await suite.server.newAccount();
+    suite.env = { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey };
+  });
+  afterAll(async () => {
+    await suite.server?.stop();
+  });
+  return suite;
 }

@@ -75,5 +75,7 @@ export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Pr
   };
   config.write({ ...current, profiles: { ...(current.profiles ?? {}), [name]: profile } });
   writeLine(deps.io.stderr, `logged in to ${session.settings.baseUrl}: key ${redactKey(key)} saved in profile ${name} (${config.path})`);
-  if (deps.env.REPORTCTL_API_KEY) writeLine(deps.io.stderr, 'note: REPORTCTL_API_KEY is set and takes precedence over the saved key');
+  if (deps.env.REPORTCTL_API_KEY && deps.env.REPORTCTL_API_KEY !== key) {
+    writeLine(deps.io.stderr, 'warning: REPORTCTL_API_KEY is set and overrides the key just saved; `unset REPORTCTL_API_KEY` to use the saved one');
+  }
 }

@@ -5,6 +5,7 @@ import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
+import { keyHint } from '../../explain.js';
 
 export interface DoctorCheck {
   name: string;
@@ -56,7 +57,16 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     checks.push({ name: 'config file', status: 'ok', detail: `none yet (${config.path}); \`reportctl auth login\` creates it` });
   }
 
-  const settings = resolveSettings(options, deps.env, config.read());
+  const stored = config.read();
+  const settings = resolveSettings(options, deps.env, stored);
+  if (settings.sources.apiKey === 'env REPORTCTL_API_KEY' && stored.profiles?.[settings.profileName]?.apiKey !== undefined) {
+    checks.push({
+      name: 'key source',
+      status: 'warn',
+      detail: `REPORTCTL_API_KEY is set and overrides the key saved in profile ${settings.profileName}`,
+      fix: '`unset REPORTCTL_API_KEY` to use the saved key',
+    });
+  }
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
@@ -81,7 +91,7 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     if (settings.apiKey === undefined) {
       checks.push({ name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' });
     } else if (result.status === 401) {
-      checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: 'get a new key and run `reportctl auth login`' });
+      checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: keyHint(settings.sources.apiKey) });
     } else if (result.status < 400 || result.status === 429) {
       checks.push({ name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` });
     } else {
