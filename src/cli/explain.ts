@@ -101,5 +101,8 @@ function networkHint(error: NetworkError): string {
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
     return 'is the service running? check --base-url / REPORTCTL_BASE_URL (`reportctl serve` starts a local one)';
   }
+  if (/SSL|EPROTO|TLS/i.test(`${error.code} ${error.reason}`) && error.url.startsWith('https:')) {
+    return `the address answers in plain HTTP, not HTTPS: use ${error.url.replace(/^https:/, 'http:')} (the local \`reportctl serve\` speaks plain HTTP)`;
+  }
   return 'the service (or a proxy in between) closed the connection; try again';
 }

@@ -2,6 +2,7 @@ import type { ServiceApi } from '../client/api.js';
 import { openConfig, resolveSettings, type Settings } from './config.js';
 import type { CliDeps, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
+import { normaliseBaseUrl } from './base-url.js';
 import { colorEnabled, isStderrTTY, writeLine } from './io.js';
 import { loadStyle, type Style } from './style.js';
 import { importPackage } from './import-package.js';
@@ -41,13 +42,10 @@ export async function startProgress(deps: CliDeps): Promise<Progress> {
 }
 
 export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Session> {
-  const settings = await settingsFor(options, deps);
-  try {
-    const url = new URL(settings.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    throw new UsageError(`base URL \`${settings.baseUrl}\` (from ${settings.sources.baseUrl}) is not an http(s) URL`, 'set --base-url, REPORTCTL_BASE_URL or `reportctl config set base-url URL`');
-  }
+  const configured = await settingsFor(options, deps);
+  const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
+  for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
+  const settings = { ...configured, baseUrl: baseUrl.url };
   const [{ ApiClient }, { serviceApi }] = await Promise.all([import('../client/http.js'), import('../client/api.js')]);
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
   const progress = await startProgress(deps);

@@ -6,6 +6,7 @@ import { colorEnabled, isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
 import { keyHint } from '../../explain.js';
+import { normaliseBaseUrl } from '../../base-url.js';
 
 export interface DoctorCheck {
   name: string;
@@ -58,7 +59,10 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
   }
 
   const stored = config.read();
-  const settings = resolveSettings(options, deps.env, stored);
+  const configured = resolveSettings(options, deps.env, stored);
+  const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
+  for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
+  const settings = { ...configured, baseUrl: baseUrl.url };
   if (settings.sources.apiKey === 'env REPORTCTL_API_KEY' && stored.profiles?.[settings.profileName]?.apiKey !== undefined) {
     checks.push({
       name: 'key source',
@@ -87,15 +91,25 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
       throw error;
     });
     reachable = true;
-    checks.push({ name: 'service', status: 'ok', detail: `${settings.baseUrl} answered (${deps.clock.now() - sentAt} ms; from ${settings.sources.baseUrl})` });
-    if (settings.apiKey === undefined) {
-      checks.push({ name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' });
-    } else if (result.status === 401) {
-      checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: keyHint(settings.sources.apiKey) });
-    } else if (result.status < 400 || result.status === 429) {
-      checks.push({ name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` });
+    if (!answersAsThisApi(result)) {
+      checks.push({
+        name: 'service',
+        status: 'fail',
+        detail: `${settings.baseUrl} answered ${result.status}, but not as the report templates API (from ${settings.sources.baseUrl})`,
+        fix: 'check --base-url / REPORTCTL_BASE_URL: it is the root of the service, e.g. http://127.0.0.1:4747',
+      });
+      checks.push({ name: 'api key', status: 'warn', detail: 'not checked (not this API)' });
     } else {
-      checks.push({ name: 'api key', status: 'warn', detail: `could not check the key: the service answered ${result.status}` });
+      checks.push({ name: 'service', status: 'ok', detail: `${settings.baseUrl} answered (${deps.clock.now() - sentAt} ms; from ${settings.sources.baseUrl})` });
+      if (settings.apiKey === undefined) {
+        checks.push({ name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' });
+      } else if (result.status === 401) {
+        checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: keyHint(settings.sources.apiKey) });
+      } else if (result.status < 400 || result.status === 429) {
+        checks.push({ name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` });
+      } else {
+        checks.push({ name: 'api key', status: 'warn', detail: `could not check the key: the service answered ${result.status}` });
+      }
     }
     const serverDate = Date.parse(result.headers.date ?? '');
     if (Number.isFinite(serverDate)) {
@@ -126,4 +140,14 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
   if (failed.length > 0) throw new SilentFailure(ExitCode.failed, `failed: ${failed.join(', ')}`, { code: 'DOCTOR_FAILED' });
   return ExitCode.ok;
+}
+
+/**
+ * Whether an answer came from this API and not from some other web server at that address:
+ * a list envelope, or an error in the service's own JSON shape (not a bare HTTP status).
+ */
+function answersAsThisApi(result: { status: number; body?: unknown; error?: { code: string } }): boolean {
+  if (result.error) return !result.error.code.startsWith('HTTP_');
+  const body = result.body as { data?: unknown; total?: unknown } | null | undefined;
+  return typeof body === 'object' && body !== null && Array.isArray(body.data) && typeof body.total === 'number';
 }

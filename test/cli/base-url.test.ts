@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runCli } from '../helpers/cli.js';
+import { serverForSuite, tempDir } from '../helpers/server.js';
+
+describe('base URL mistakes', () => {
+  const suite = serverForSuite();
+  const list = (baseUrl: string) =>
+    runCli(['templates', 'list', '--json'], { env: { REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_BASE_URL: baseUrl, REPORTCTL_CONFIG_DIR: tempDir() } });
+
+  it('a trailing /api/v2 is dropped, with a note', async () => {
+    const result = await list(`${suite.server.url}/api/v2/`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: [] });
+    expect(result.stderr).toMatch(/^note: the base URL is the service's root, without \/api\/v2; using http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+
+  it('a loopback address without a scheme is taken as http://, with a note', async () => {
+    const result = await list(suite.server.url.replace('http://', ''));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/no scheme; using http:\/\/127\.0\.0\.1:\d+ \(a loopback address\)/);
+  });
+
+  it('another host without a scheme is a usage error with a hint', async () => {
+    const result = await list('reports.example.com');
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: 'USAGE', message: expect.stringContaining('has no scheme'), hint: expect.stringContaining('write https://reports.example.com') });
+  });
+
+  it('https:// against the plain-HTTP server explains the mismatch', async () => {
+    const result = await list(suite.server.url.replace('http://', 'https://'));
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/answers in plain HTTP, not HTTPS: use http:\/\/127\.0\.0\.1/);
+    expect(result.stderr).not.toMatch(/try again/);
+  });
+
+  it('doctor pointed at some other web server fails, saying it is not this API', async () => {
+    const other = createServer((request, response) => {
+      response.writeHead(request.url?.startsWith('/api/') ? 404 : 200, { 'content-type': 'text/html' });
+      response.end('<html><title>It works</title></html>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const result = await runCli(['doctor'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: 'rctl_x', REPORTCTL_CONFIG_DIR: tempDir() } });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/service: .*answered 404, but not as the report templates API/);
+      expect(result.stdout).not.toMatch(/api key: accepted/);
+    } finally {
+      other.close();
+    }
+  });
+});
