@@ -36,6 +36,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** `if-none-match` makes a 304 an answer (the cached copy is still good), not an error. */
+  headers?: { 'if-none-match'?: string };
 }
 
 export interface ApiResult {
@@ -122,7 +124,7 @@ export class ApiClient {
       await this.pace(kind, signal);
       let result: ApiResult;
       try {
-        result = await this.once(method, url, options.body, signal);
+        result = await this.once(method, url, options.body, signal, options.headers);
       } catch (error) {
         if (error instanceof NetworkError && TRANSIENT_CODES.has(error.code) && transient < maxTransient && !signal?.aborted) {
           transient += 1;
@@ -149,6 +151,7 @@ export class ApiClient {
         await this.backoff(transient, `service answered ${result.status}`, signal);
         continue;
       }
+      if (result.status === 304 && options.headers?.['if-none-match'] !== undefined) return result;
       if (result.status >= 400) {
         const error = toApiError(result, method);
         if (result.status === 401 && this.options.keySource !== undefined) error.keySource = this.options.keySource;
@@ -186,11 +189,12 @@ export class ApiClient {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
   }
 
-  private async once(method: string, url: string, body: unknown, signal?: AbortSignal): Promise<ApiResult> {
+  private async once(method: string, url: string, body: unknown, signal?: AbortSignal, extra: RequestOptions['headers'] = {}): Promise<ApiResult> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent ?? 'reportctl',
     };
+    for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value;
     if (this.options.apiKey) {
       const header = this.options.keyHeader ?? 'apiKey';
       headers[header] = header === 'Authorization' ? `Bearer ${this.options.apiKey}` : this.options.apiKey;

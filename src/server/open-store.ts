@@ -1,7 +1,7 @@
 import { openDatabase, type OpenDatabaseOptions } from './store/db.js';
 import { createStore, type Store } from './store/index.js';
 import { seedCatalogsIfEmpty } from './store/seed.js';
-import { presets, seedCatalogs } from './seed/catalogs.js';
+import { presets, seedCatalogs } from '../contract/default-catalogs.js';
 
 /** The database at `dbPath`, migrated and seeded: what `serve` and every `admin` command use. */
 export function openStore(dbPath: string, options: OpenDatabaseOptions = {}): Store {

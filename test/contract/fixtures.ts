@@ -10,7 +10,7 @@ import {
   type ReportTypeEntry,
   type ValidationIssue,
 } from '../../src/contract/index.js';
-import { seedCatalogs } from '../../src/server/seed/catalogs.js';
+import { seedCatalogs } from '../../src/contract/default-catalogs.js';
 
 /** The issues a 400 would carry: parsed exactly as the server's `parseOr400` does. */
 export function issuesOf(schema: z.ZodType, value: unknown): ValidationIssue[] {

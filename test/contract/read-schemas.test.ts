@@ -15,7 +15,7 @@ import {
   vegetationIndexDefaultsSchema,
   withoutServerOwnedFields,
 } from '../../src/contract/index.js';
-import { presets, seedCatalogs } from '../../src/server/seed/catalogs.js';
+import { presets, seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { element, parsed, pathsOf, vegetationBody } from './fixtures.js';
 
 // PRODUCT.md, "One contract, three users": the client parses responses leniently (unknown

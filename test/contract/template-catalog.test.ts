@@ -7,7 +7,7 @@ import {
   templateBodySchema,
   type Catalogs,
 } from '../../src/contract/index.js';
-import { presets, seedCatalogs } from '../../src/server/seed/catalogs.js';
+import { presets, seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { bodyFor, catalogIssuesOf, entryOfCategory, entryWhere, generalBody, pathsOf, vegetationBody } from './fixtures.js';
 
 // PRODUCT.md, "The template document", cross-field rules: each reported at the field that

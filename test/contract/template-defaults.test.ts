@@ -6,7 +6,7 @@ import {
   withoutServerOwnedFields,
   type TemplateBody,
 } from '../../src/contract/index.js';
-import { seedCatalogs } from '../../src/server/seed/catalogs.js';
+import { seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { element, generalBody, parsed, vegetationBody } from './fixtures.js';
 
 // PRODUCT.md, "Responses" (PUT is a full replacement: what the body leaves out is back to

@@ -20,7 +20,7 @@ import {
   seedCatalogs,
   statisticsCatalog,
   vegetationIndexDefaults,
-} from '../../src/server/seed/catalogs.js';
+} from '../../src/contract/default-catalogs.js';
 import { demoQueues, demoRunPlans, demoTemplatePresetIds } from '../../src/server/seed/demo.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

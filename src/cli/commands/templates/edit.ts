@@ -72,6 +72,7 @@ export async function runTemplatesEdit(reference: string, options: GlobalOptions
       import('../../input.js'),
       import('../../explain.js'),
     ]);
+  const { cachedCatalogs } = await import('../../catalog-cache.js');
   const session = await connect(options, deps);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const id = template.id;
@@ -99,7 +100,7 @@ export async function runTemplatesEdit(reference: string, options: GlobalOptions
         writeLine(deps.io.stderr, 'no changes; nothing sent');
         return;
       }
-      const catalogs = await session.api.catalogs.all();
+      const catalogs = await cachedCatalogs(session, deps);
       const validation = validateTemplateBody(body, catalogs);
       if (!validation.success) {
         throw await invalidTemplate('the edited template is not valid; nothing was sent', validation.issues, body, async () => catalogs, undefined, [kept]);

@@ -3,6 +3,8 @@ import { analysisTypes, reportCategories } from '../../../contract/vocabulary.js
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../program.js';
+import { UsageError } from '../../errors.js';
+import type { Session } from '../../session.js';
 import { templateColumns } from './columns.js';
 
 export interface TemplatesListOptions extends GlobalOptions, ListOptions {
@@ -32,6 +34,16 @@ Examples:
     .action(wrap(async (_o: unknown, command: Command) => runTemplatesList(command.optsWithGlobals<TemplatesListOptions>(), deps)));
 }
 
+/** A report type not in the catalog would only ever list nothing: say so, with the closest one. */
+async function checkReportType(reportType: string, session: Session, deps: CliDeps): Promise<void> {
+  const [{ cachedCatalogs }, { closestMatch }] = await Promise.all([import('../../catalog-cache.js'), import('../../suggest.js')]);
+  const catalog = (await cachedCatalogs(session, deps)).reportTypes;
+  const keys = [...new Set(analysisTypes.flatMap((type) => catalog[type].map((entry) => entry.key)))];
+  if (keys.includes(reportType)) return;
+  const guess = closestMatch(reportType, keys);
+  throw new UsageError(`no report type ${reportType} in the catalog${guess ? `; did you mean ${guess}?` : ''}`, 'see `reportctl catalogs report-types`');
+}
+
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
   const [{ connect }, { printList }, { templateSchema }] = await Promise.all([
     import('../../session.js'),
@@ -39,6 +51,7 @@ export async function runTemplatesList(options: TemplatesListOptions, deps: CliD
     import('../../../contract/index.js'),
   ]);
   const session = await connect(options, deps);
+  if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
   await printList(
     deps,

@@ -1,54 +1,88 @@
 import type { Command } from 'commander';
+import type { Catalogs } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 
 export interface TemplatesValidateOptions extends GlobalOptions {
-  file: string;
+  file?: string;
+  offline?: boolean;
 }
 
 export function registerTemplatesValidate(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent
     .command('validate')
-    .description("Check a template document locally against the service's catalogs (nothing is written)")
-    .requiredOption('-f, --file <path>', 'the template document as JSON (`-` reads stdin)')
+    .description("Check template documents against the service's catalogs (nothing is written)")
+    .argument('[files...]', 'template documents as JSON')
+    .option('-f, --file <path>', 'a template document as JSON (`-` reads stdin)')
+    .option('--offline', 'check against the catalogs bundled with reportctl (the ones `serve` starts with), without the service')
     .addHelpText(
       'after',
       `
 Examples:
-  $ reportctl templates validate --file template.json
+  $ reportctl templates validate template.json
+  $ reportctl templates validate templates/*.json --json
   $ reportctl templates get ID --json | reportctl templates validate --file -
+  $ reportctl templates validate --offline template.json
 
-Exit status: 0 when valid, 1 when not.`,
+The catalogs are read once per command and kept for a few minutes per service and key, so a
+loop over many files costs no more requests than one.
+
+Exit status: 0 when every document is valid, 1 when any is not, 2 on usage errors.`,
     )
-    .action(wrap(async (_o: unknown, command: Command) => runTemplatesValidate(command.optsWithGlobals<TemplatesValidateOptions>(), deps)));
+    .action(
+      wrap(async (files: string[], _o: unknown, command: Command) => {
+        const options = command.optsWithGlobals<TemplatesValidateOptions>();
+        return runTemplatesValidate(options.file === undefined ? files : [...files, options.file], options, deps);
+      }),
+    );
 }
 
-export async function runTemplatesValidate(options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ connect }, { readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
-    import('../../session.js'),
+export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
+  const [{ readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
     import('../../input.js'),
     import('../../../contract/index.js'),
     import('./explain.js'),
     import('../../explain.js'),
   ]);
-  const body = await readJsonInput(options.file, deps);
-  const session = await connect(options, deps);
-  const catalogs = await session.api.catalogs.all();
-  const validation = validateTemplateBody(body, catalogs);
-  const issues = validation.success ? [] : validation.issues;
-  if (options.json) {
-    writeLine(deps.io.stdout, JSON.stringify({ valid: validation.success, issues }));
-  } else if (validation.success) {
-    writeLine(deps.io.stdout, 'valid');
-  } else {
-    writeLine(deps.io.stdout, `invalid: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}`);
+  // Every file is read first: a bad one is a usage error before any request.
+  const documents = await Promise.all(files.map(async (file) => ({ file, body: await readJsonInput(file, deps, file === options.file ? '--file' : 'file') })));
+  const catalogs = await catalogsToCheckWith(options, deps);
+  const named = files.length > 1;
+  let invalid = 0;
+  for (const { file, body } of documents) {
+    const validation = validateTemplateBody(body, catalogs);
+    const issues = validation.success ? [] : validation.issues;
+    const label = file === '-' ? 'stdin' : file;
+    if (!validation.success) invalid += 1;
+    if (options.json) {
+      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid: validation.success, issues }));
+      continue;
+    }
+    const verdict = validation.success ? 'valid' : `invalid: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
+    writeLine(deps.io.stdout, named ? `${label}: ${verdict}` : verdict);
     for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
     for (const hint of await explainTemplateIssues(issues, body, async () => catalogs)) writeLine(deps.io.stdout, `hint: ${hint}`);
   }
-  if (!validation.success) {
-    throw new SilentFailure(ExitCode.failed, `${options.file === '-' ? 'stdin' : options.file} is not a valid template`, { code: 'VALIDATION_FAILED', issues });
+  if (invalid > 0) {
+    const message = files.length === 1 ? `${files[0] === '-' ? 'stdin' : files[0]} is not a valid template` : `${invalid} of ${files.length} documents are not valid templates`;
+    throw new SilentFailure(ExitCode.failed, message, { code: 'VALIDATION_FAILED' });
   }
   return ExitCode.ok;
+}
+
+/** The service's catalogs (cached for a few minutes), or with --offline the bundled ones. */
+async function catalogsToCheckWith(options: TemplatesValidateOptions, deps: CliDeps): Promise<Catalogs> {
+  if (options.offline) {
+    const { seedCatalogs } = await import('../../../contract/default-catalogs.js');
+    writeLine(deps.io.stderr, "checked offline, against the catalogs bundled with reportctl (those `serve` starts with); the service's may differ");
+    return seedCatalogs;
+  }
+  const [{ connect }, { cachedCatalogs }] = await Promise.all([import('../../session.js'), import('../../catalog-cache.js')]);
+  const session = await connect(options, deps);
+  const catalogs = await cachedCatalogs(session, deps);
+  session.progress.stop();
+  return catalogs;
 }

@@ -9,7 +9,7 @@ import type {
   StatisticsCatalog,
   TemplateBodyInput,
   VegetationIndexDefaults,
-} from '../../contract/index.js';
+} from './index.js';
 
 /**
  * What a new database starts with. Ids are fixed literals so that a report type keeps its

@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import {
+  reportTypesCatalogSchema,
+  statisticsCatalogSchema,
+  vegetationIndexDefaultsSchema,
+  type Catalogs,
+} from '../contract/index.js';
+import type { CliDeps } from './context.js';
+import type { Session } from './session.js';
+
+/** Reused without asking for this long when the service says nothing (Cache-Control wins). */
+const DEFAULT_MAX_AGE_MS = 5 * 60_000;
+const FORMAT = 1;
+
+const CATALOGS = {
+  reportTypes: { path: '/api/v2/catalogs/report-types', schema: reportTypesCatalogSchema },
+  statistics: { path: '/api/v2/catalogs/statistics', schema: statisticsCatalogSchema },
+  vegetationIndexDefaults: { path: '/api/v2/catalogs/vegetation-index-defaults', schema: vegetationIndexDefaultsSchema },
+} as const satisfies Record<keyof Catalogs, { path: string; schema: z.ZodType }>;
+type Name = keyof typeof CATALOGS;
+
+interface CachedCatalog {
+  etag?: string;
+  body: unknown;
+}
+interface CacheFile {
+  format: number;
+  checkedAt: number;
+  maxAgeMs: number;
+  catalogs: Partial<Record<Name, CachedCatalog>>;
+}
+
+/** REPORTCTL_CACHE_DIR, else beside an explicit config dir, else the user's cache folder. */
+export function cacheDir(env: CliDeps['env']): string {
+  if (env.REPORTCTL_CACHE_DIR) return env.REPORTCTL_CACHE_DIR;
+  if (env.REPORTCTL_CONFIG_DIR) return join(env.REPORTCTL_CONFIG_DIR, 'cache');
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'reportctl');
+}
+
+/** One file per service and key: accounts may one day see different catalogs. */
+function cacheFile(session: Session, env: CliDeps['env']): string {
+  const owner = createHash('sha256').update(`${session.settings.baseUrl}\n${session.settings.apiKey ?? ''}`).digest('hex').slice(0, 24);
+  return join(cacheDir(env), `catalogs-${owner}.json`);
+}
+
+async function readCache(file: string): Promise<CacheFile | undefined> {
+  try {
+    const cache = JSON.parse(await readFile(file, 'utf8')) as CacheFile;
+    return cache.format === FORMAT && typeof cache.checkedAt === 'number' ? cache : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function maxAgeOf(cacheControl: string | undefined): number | undefined {
+  if (cacheControl === undefined) return undefined;
+  if (/no-store|no-cache/i.test(cacheControl)) return 0;
+  const seconds = /max-age=(\d+)/i.exec(cacheControl)?.[1];
+  return seconds === undefined ? undefined : Number(seconds) * 1000;
+}
+
+function parsed(cache: CacheFile | undefined): Catalogs | undefined {
+  if (!cache) return undefined;
+  const catalogs: Partial<Catalogs> = {};
+  for (const name of Object.keys(CATALOGS) as Name[]) {
+    const result = CATALOGS[name].schema.safeParse(cache.catalogs[name]?.body);
+    if (!result.success) return undefined;
+    (catalogs as Record<Name, unknown>)[name] = result.data;
+  }
+  return catalogs as Catalogs;
+}
+
+/**
+ * The three catalogs, read at most once per command and kept on disk per service and key for
+ * a few minutes (the service's Cache-Control max-age when it sends one). Once stale they are
+ * revalidated with their ETags, so an unchanged catalog costs a 304 and no body.
+ */
+export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<Catalogs> {
+  const file = cacheFile(session, deps.env);
+  const cache = await readCache(file);
+  const fresh = cache && deps.clock.now() - cache.checkedAt < cache.maxAgeMs ? parsed(cache) : undefined;
+  if (fresh) return fresh;
+  const next: CacheFile = { format: FORMAT, checkedAt: deps.clock.now(), maxAgeMs: DEFAULT_MAX_AGE_MS, catalogs: {} };
+  await Promise.all(
+    (Object.keys(CATALOGS) as Name[]).map(async (name) => {
+      const known = cache?.catalogs[name];
+      const etag = known?.etag;
+      const result = await session.api.client.request('GET', CATALOGS[name].path, etag !== undefined ? { headers: { 'if-none-match': etag } } : {});
+      const body = result.status === 304 ? known?.body : result.body;
+      const newTag = result.headers.etag ?? (result.status === 304 ? etag : undefined);
+      next.catalogs[name] = { ...(newTag !== undefined ? { etag: newTag } : {}), body };
+      const maxAge = maxAgeOf(result.headers['cache-control']);
+      if (maxAge !== undefined) next.maxAgeMs = Math.min(next.maxAgeMs, maxAge);
+    }),
+  );
+  const catalogs = parsed(next);
+  if (!catalogs) {
+    // What the service sent is not a catalog: read it the strict way, for the error it gives.
+    return session.api.catalogs.all();
+  }
+  if (next.maxAgeMs > 0) await writeCache(file, next);
+  return catalogs;
+}
+
+/** Written whole or not at all; a cache that cannot be written only costs requests. */
+async function writeCache(file: string, cache: CacheFile): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
+    await writeFile(temporary, JSON.stringify(cache), { mode: 0o600 });
+    await rename(temporary, file);
+  } catch {
+    await rm(temporary, { force: true });
+  }
+}
