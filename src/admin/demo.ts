@@ -29,6 +29,19 @@ export function ensureDemoAccount(store: Store): DemoKeys {
   return { accountId: owner.accountId, ownerKey: owner.apiKey, subUserKey: subUser.apiKey };
 }
 
+/**
+ * Keeps the demo alive under `--simulate`: each call enqueues a run of the demo's next queue
+ * in turn, so whoever follows the README tour has a run moving to watch.
+ */
+export function nextDemoRun(store: Store, accountId: string): () => void {
+  let turn = 0;
+  return () => {
+    const queues = store.queues.list(accountId, 1, 100).data;
+    const queue = queues[turn++ % Math.max(1, queues.length)];
+    if (queue) store.queueRuns.enqueue(queue.id, { name: `${queue.name} (live)`, estimatedHa: 40 + ((turn * 17) % 80) });
+  };
+}
+
 function populateDemo(store: Store, accountId: string, userId: string): void {
   for (const { presetId, name } of demoTemplatePresetIds) {
     const preset = store.presets.get(presetId);

@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
 import { isBusyError, setBusyTimeout, type Store } from './store/index.js';
-import { ensureDemoAccount, type DemoKeys } from '../admin/demo.js';
+import { ensureDemoAccount, nextDemoRun, type DemoKeys } from '../admin/demo.js';
 
 /** How long one statement may block the event loop on a lock before it is retried later. */
 const SERVING_BUSY_TIMEOUT_MS = 10;
@@ -62,10 +62,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const stopSimulator =
     options.simulateStepMs !== undefined
-      ? startSimulator(store, options.simulateStepMs, (error) => {
-          // A locked database only delays the runs to the next tick.
-          if (!isBusyError(error)) options.errorLog?.(error);
-        })
+      ? startSimulator(
+          store,
+          options.simulateStepMs,
+          (error) => {
+            // A locked database only delays the runs to the next tick.
+            if (!isBusyError(error)) options.errorLog?.(error);
+          },
+          demoKeys ? nextDemoRun(store, demoKeys.accountId) : undefined,
+        )
       : () => {};
   return {
     url: `http://${host}:${port}`,
