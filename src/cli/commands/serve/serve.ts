@@ -76,6 +76,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       readsPerMinute: options.readsPerMinute,
       writesPerMinute: options.writesPerMinute,
       ...(options.accessLog ? { accessLog: (line: string) => writeLine(deps.io.stderr, line) } : {}),
+      warn: (message: string) => writeLine(deps.io.stderr, message),
       errorLog: (error: unknown) =>
         writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       ...testHooks(deps.env),
