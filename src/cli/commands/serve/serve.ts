@@ -95,9 +95,14 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       writeLine(deps.io.stdout, `demo account ${keys.accountId}`);
       writeLine(deps.io.stdout, `owner key:    ${keys.ownerKey}`);
       writeLine(deps.io.stdout, `sub-user key: ${keys.subUserKey}`);
-      writeLine(deps.io.stderr, `keys are shown once; try: curl -H 'apiKey: ${keys.ownerKey}' ${server.url}/api/v2/templates`);
+      // stderr is the access-log stream, which gets shipped to log collectors: no key there.
+      writeLine(deps.io.stderr, `keys are shown once, above; try: curl -H 'apiKey: <owner key>' ${server.url}/api/v2/templates`);
     }
     writeLine(deps.io.stderr, `database: ${server.dbPath}`);
+  }
+  if (keys && keys.revokedKeys > 0) {
+    const what = keys.revokedKeys === 1 ? 'key' : 'keys';
+    writeLine(deps.io.stderr, `revoked the demo account's ${keys.revokedKeys} earlier ${what}; only the keys above are valid`);
   }
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted) return resolve();
