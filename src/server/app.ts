@@ -4,7 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { ApiError, validationFailed } from './errors.js';
 import { presentedKey } from './auth.js';
 import { ECHO_MAX, LOGGED_MAX, shown } from './log-redaction.js';
-import { InFlightLimiter } from './in-flight.js';
+import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { registerJsonBody } from './json-body.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { catalogEndpoints } from './routes/catalogs.js';
@@ -35,11 +35,6 @@ export interface AppOptions {
 
 const MIB = 1024 * 1024;
 const DEFAULT_WINDOW_MS = 60_000;
-/**
- * Enough for a dashboard's parallel reads; few enough that one account's largest pages
- * (100 templates of up to 256 KiB each) cannot fill the memory (bench/memory-amplification.mjs).
- */
-export const MAX_IN_FLIGHT_PER_ACCOUNT = 4;
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const now = options.now ?? Date.now;

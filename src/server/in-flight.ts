@@ -1,6 +1,12 @@
 import type { ServerResponse } from 'node:http';
 
 /**
+ * Enough for a dashboard's parallel reads; few enough that one account's largest pages
+ * (100 templates of up to 256 KiB each) cannot fill the memory (bench/memory-amplification.mjs).
+ */
+export const MAX_IN_FLIGHT_PER_ACCOUNT = 4;
+
+/**
  * Requests of one account being answered at once, counted until their response has been
  * sent (or its connection dropped), so a large answer a slow client has not read yet still
  * counts. What one account can make the server hold at a time is this many answers, however

@@ -121,6 +121,18 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     }
   });
 
+  it('the OpenAPI document states the caps', async () => {
+    const document = (await api(server, 'GET', '/api/v2/openapi.json')).body as {
+      info: { description: string };
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    expect(document.info.description).toContain('256 KiB');
+    expect(document.info.description).toContain('200 layout elements');
+    expect(document.paths['/api/v2/templates']!.post!.responses['413']!.description).toContain('256 KiB');
+    expect(document.paths['/api/v2/templates']!.get!.responses['429']!.description).toContain('in flight');
+    expect(JSON.stringify(document)).toContain('"maxItems":200');
+  });
+
   it('a page read in steps is the same page: every document whole, in order, with the true total', async () => {
     const account = server.store.accounts.create({ templateLimit: 1000 });
     const made = [];
