@@ -4,11 +4,12 @@
 // per poll. Prints ratios and PASS/FAIL against the targets; exits 1 on FAIL.
 // Run after `npm run build`: node bench/list-all.mjs   (takes a few minutes: it waits on
 // the rate limit on purpose). Not part of `npm test`.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminOf, servedUrl, spawnServe } from './serve.mjs';
 
 const READS_PER_MINUTE = 30;
 const PAGE_SIZE = 100;
@@ -23,19 +24,13 @@ const db = join(work, 'service.db');
 
 /** The access log, one entry per request, stamped with our own clock when it arrived. */
 const accessLog = [];
-const server = spawn(
-  process.execPath,
-  [bin, 'serve', '--port', '0', '--db', db, '--json', '--reads-per-minute', String(READS_PER_MINUTE), '--writes-per-minute', '100000'],
-  { stdio: ['ignore', 'pipe', 'pipe'] },
+const { server, cleanUp } = spawnServe(
+  bin,
+  db,
+  work,
+  ['--reads-per-minute', String(READS_PER_MINUTE), '--writes-per-minute', '100000'],
+  'pipe',
 );
-let cleanedUp = false;
-function cleanUp() {
-  if (cleanedUp) return;
-  cleanedUp = true;
-  server.kill('SIGTERM');
-  rmSync(work, { recursive: true, force: true });
-}
-process.on('exit', cleanUp);
 let pending = '';
 server.stderr.setEncoding('utf8').on('data', (chunk) => {
   pending += chunk;
@@ -43,20 +38,9 @@ server.stderr.setEncoding('utf8').on('data', (chunk) => {
   pending = lines.pop();
   for (const line of lines) accessLog.push({ at: Date.now(), line });
 });
-const baseUrl = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.setEncoding('utf8').on('data', (chunk) => {
-    out += chunk;
-    if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url);
-  });
-  server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-});
+const baseUrl = await servedUrl(server);
 
-function admin(...args) {
-  const result = spawnSync(process.execPath, [bin, 'admin', ...args, '--db', db, '--json'], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`admin ${args.join(' ')}: ${result.stderr}`);
-  return JSON.parse(result.stdout);
-}
+const admin = adminOf(bin, db);
 const newAccount = () => admin('accounts', 'create', '--template-limit', '100000');
 
 async function call(key, method, path, body) {

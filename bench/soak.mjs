@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { servedUrl } from './serve.mjs';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 
@@ -69,14 +70,7 @@ async function serve(extra, onLine = () => {}) {
     pending = lines.pop();
     for (const line of lines) onLine(line);
   });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
+  const url = await servedUrl(child);
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return {
     url,

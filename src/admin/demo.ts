@@ -6,27 +6,35 @@ export interface DemoKeys {
   accountId: string;
   ownerKey: string;
   subUserKey: string;
+  /** Keys of the demo account that were valid before this start, revoked by it. */
+  revokedKeys: number;
 }
 
 export const DEMO_ACCOUNT_NAME = 'demo';
 
 /**
  * The demo account with fresh keys. Keys are stored only as hashes, so an existing demo
- * account gets new keys on each start; its data is created once.
+ * account gets new keys on each start, and every key it had is revoked (in the same
+ * transaction): demo keys are printed, so they end up in scrollback and logs, and would
+ * otherwise pile up valid. Its data is created once.
  */
 export function ensureDemoAccount(store: Store): DemoKeys {
   const existing = store.accounts.list().find((account) => account.name === DEMO_ACCOUNT_NAME);
-  if (existing) {
-    const owner = store.keys.create(existing.id, {});
-    const subUser = store.keys.create(existing.id, { subUserName: 'field-technician' });
-    if (!owner || !subUser) throw new Error('demo account vanished while adding keys');
-    return { accountId: existing.id, ownerKey: owner.apiKey, subUserKey: subUser.apiKey };
-  }
+  if (existing) return store.db.transaction(() => renewDemoKeys(store, existing.id)).immediate();
   const owner = store.accounts.create({ name: DEMO_ACCOUNT_NAME });
   const subUser = store.keys.create(owner.accountId, { subUserName: 'field-technician' });
   if (!subUser) throw new Error('demo account vanished while adding keys');
   populateDemo(store, owner.accountId, owner.userId);
-  return { accountId: owner.accountId, ownerKey: owner.apiKey, subUserKey: subUser.apiKey };
+  return { accountId: owner.accountId, ownerKey: owner.apiKey, subUserKey: subUser.apiKey, revokedKeys: 0 };
+}
+
+function renewDemoKeys(store: Store, accountId: string): DemoKeys {
+  const valid = store.keys.list(accountId).filter((key) => key.revokedAt === null);
+  for (const key of valid) store.keys.revoke(key.id);
+  const owner = store.keys.create(accountId, {});
+  const subUser = store.keys.create(accountId, { subUserName: 'field-technician' });
+  if (!owner || !subUser) throw new Error('demo account vanished while adding keys');
+  return { accountId, ownerKey: owner.apiKey, subUserKey: subUser.apiKey, revokedKeys: valid.length };
 }
 
 /**

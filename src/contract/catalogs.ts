@@ -36,6 +36,21 @@ export const paperSizeSchema = z.enum(paperSizes);
 
 const unit = z.number().min(0).max(1);
 
+/** Resource limits (README, "Resource limits"): what one template may hold. */
+export const MAX_TEMPLATE_BYTES = 256 * 1024;
+export const MAX_LAYOUT_ELEMENTS = 200;
+export const MAX_ELEMENT_PROPERTY_LENGTH = 1024;
+/**
+ * A free-form element property: any JSON value (a style object too), at most 1,024
+ * characters once serialised. Refusing objects would make stored templates that have them
+ * impossible to PUT back unchanged.
+ */
+const freeFormPropertySchema = z.unknown().superRefine((value, ctx) => {
+  if ((JSON.stringify(value)?.length ?? 0) > MAX_ELEMENT_PROPERTY_LENGTH) {
+    ctx.addIssue({ code: 'custom', message: `at most ${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON` });
+  }
+});
+
 export function documentPartSchemas(mode: Strictness) {
   const object = objectOf(mode);
   const colorStop = object({ value: z.number(), color: hexColorSchema });
@@ -47,9 +62,11 @@ export function documentPartSchemas(mode: Strictness) {
       }
     }
   });
-  // Element properties other than its box are kept as sent, in both modes.
+  // Element properties other than its box are kept as sent, in both modes; a server accepts
+  // only small scalar ones (a client reads whatever a service sends).
   const layoutElement = z
-    .looseObject({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
+    .object({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
+    .catchall(mode === 'strict' ? freeFormPropertySchema : z.unknown())
     .superRefine((element, ctx) => {
       // A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002 in binary floating point.
       if (element.x + element.width > 1 + 1e-9) {
@@ -59,7 +76,10 @@ export function documentPartSchemas(mode: Strictness) {
         ctx.addIssue({ code: 'custom', path: ['height'], message: 'y + height must not exceed 1' });
       }
     });
-  const layout = object({ elements: z.array(layoutElement) });
+  const elements = z.array(layoutElement);
+  const layout = object({
+    elements: mode === 'strict' ? elements.max(MAX_LAYOUT_ELEMENTS, `at most ${MAX_LAYOUT_ELEMENTS} elements per orientation`) : elements,
+  });
   const layouts = object({ portrait: layout.optional(), landscape: layout.optional() }).refine(
     (value) => value.portrait !== undefined || value.landscape !== undefined,
     { message: 'needs portrait or landscape' },

@@ -20,10 +20,17 @@ const uniqueStrings = z.array(z.string().min(1)).superRefine((items, ctx) => {
   });
 });
 
+/** C0 and C1 control characters and DEL: a name is shown in terminals and tables. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const nameSchema = z.string().min(1).max(200);
+/** What a server stores is refused with control characters; what a client reads is shown escaped. */
+const strictNameSchema = nameSchema.refine((name) => !CONTROL_CHARACTER.test(name), 'must not contain control characters');
+
 function templateFields(mode: Strictness) {
   const parts = documentPartSchemas(mode);
   return {
-    name: z.string().min(1).max(200),
+    name: mode === 'strict' ? strictNameSchema : nameSchema,
     analysisType: analysisTypeSchema,
     reportType: z.string().min(1),
     reportTypeId: z.string().min(1),

@@ -3,6 +3,9 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, validationFailed } from './errors.js';
 import { presentedKey } from './auth.js';
+import { ECHO_MAX, LOGGED_MAX, shown } from './log-redaction.js';
+import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
+import { registerJsonBody } from './json-body.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { catalogEndpoints } from './routes/catalogs.js';
 import { openApiEndpoint } from './routes/openapi.js';
@@ -26,15 +29,12 @@ export interface AppOptions {
   headersTimeoutMs?: number;
   /** The rolling rate-limit window (default 60 s); tests shorten it to wait one out. */
   rateWindowMs?: number;
+  /** Requests of one account answered at once (default 4); more are answered 429 at once. */
+  maxInFlightPerAccount?: number;
 }
 
 const MIB = 1024 * 1024;
 const DEFAULT_WINDOW_MS = 60_000;
-/**
- * Far deeper than any template (a layout element's own properties included), far shallower
- * than what overflows the stack when a document is serialised again (JSON.stringify recurses).
- */
-const MAX_JSON_DEPTH = 64;
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const now = options.now ?? Date.now;
@@ -52,6 +52,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const windowMs = options.rateWindowMs ?? DEFAULT_WINDOW_MS;
   const limiter = new RollingWindowLimiter(windowMs, now);
   const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
+  const inFlight = new InFlightLimiter(options.maxInFlightPerAccount ?? MAX_IN_FLIGHT_PER_ACCOUNT);
   const logAccess = options.accessLog;
   // Set once close() begins: new requests are refused, those in flight finish.
   let closing = false;
@@ -65,7 +66,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     requestTimeout,
     // Node enforces both deadlines only when it checks its connections, every 30 s by
     // default: a half-sent header could hold a socket for 40 s instead of 10.
-    http: { headersTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) },
+    // A request without Host is refused in admit(), in the service's shape and logged, not with
+    // Node's bare 400.
+    http: {
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+      requireHostHeader: false,
+    },
     connectionTimeout: 60_000,
     // Answered by admit() instead, in the service's error shape.
     return503OnClosing: false,
@@ -97,34 +104,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       answerClientError(error, socket, answer);
     },
   });
-  // Only JSON bodies: text/plain would otherwise be accepted as a string.
-  app.removeContentTypeParser('text/plain');
-  // An empty JSON body (a DELETE sent with Content-Type: application/json) is no body at all;
-  // the routes that need one say so at path "". Fastify's parser keeps its poisoning checks.
-  // Bytes that are not UTF-8 are refused rather than stored as U+FFFD, and so is nesting
-  // deep enough to overflow the stack when the document is serialised again.
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      return done(validationFailed([{ path: '', message: 'The body is not valid UTF-8' }]), undefined);
-    }
-    if (text.trim() === '') return done(null, undefined);
-    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
-      return done(validationFailed([{ path: '', message: `The body is nested more than ${MAX_JSON_DEPTH} levels deep` }]), undefined);
-    }
-    jsonParser(request, text, (error, value) => {
-      // Fastify reports a poisoned prototype as invalid JSON; it is valid JSON with a refused key.
-      if (error && isJson(text)) {
-        return done(validationFailed([{ path: '', message: 'The body has a forbidden key (__proto__, or constructor.prototype)' }]), undefined);
-      }
-      done(error, value);
-    });
-  });
+  registerJsonBody(app);
 
   app.decorateRequest('caller', null);
   app.decorateRequest('keyPresented', false);
@@ -166,6 +146,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
         'retry-after': String(decision.retryAfterSeconds),
       });
     }
+    // What Node refuses itself when asked to (requireHostHeader), as HTTP/1.1 requires.
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw validationFailed([{ path: '', message: 'An HTTP/1.1 request must have a Host header' }], 'Request');
+    }
 
     // A known path with the wrong method is a 405; an unknown path a 404. A request routed to
     // a path without parameters, written as that path, is neither (checked first: it is every
@@ -185,6 +169,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
       throw request.keyPresented
         ? new ApiError('API_KEY_INVALID', 'The API key is not valid (unknown or revoked)')
         : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
+    }
+    if (request.caller && !inFlight.enter(request.caller.accountId, reply.raw)) {
+      throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
+        'retry-after': '1',
+      });
     }
   }
   app.addHook('onRequest', admit);
@@ -240,80 +229,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     });
   }
   return app;
-}
-
-/** Query parameter names that carry credentials, compared without case, digits or punctuation. */
-const SECRET_PARAMS = new Set(['apikey', 'xapikey', 'key', 'token', 'accesstoken', 'auth', 'authorization', 'bearer', 'password', 'secret']);
-/** The service's own keys, masked wherever they appear (a key pasted into a path, say). */
-const KEY_SHAPE = /rctl_[A-Za-z0-9_-]{8,}/g;
-
-/**
- * A URL as it may be echoed or logged: secrets masked first (so a cut can never leave part
- * of a key unmasked), then cut to `max` characters; URLs may be up to 16 KiB long.
- */
-function shown(url: string, max: number): string {
-  const masked = maskSecrets(url);
-  return masked.length <= max ? masked : `${masked.slice(0, max)}…(${masked.length - max} more)`;
-}
-const ECHO_MAX = 200;
-const LOGGED_MAX = 2048;
-
-/**
- * A URL fit for the access log: the values of credential-like query parameters (keys in
- * query strings are refused, but the request still gets logged) and anything shaped like a
- * key become `***`.
- */
-function maskSecrets(url: string): string {
-  const question = url.indexOf('?');
-  let masked = url;
-  if (question >= 0) {
-    const query = url
-      .slice(question + 1)
-      .split('&')
-      .map((pair) => {
-        const equals = pair.indexOf('=');
-        return equals >= 0 && SECRET_PARAMS.has(paramName(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=***` : pair;
-      })
-      .join('&');
-    masked = `${url.slice(0, question)}?${query}`;
-  }
-  return masked.replace(KEY_SHAPE, 'rctl_***');
-}
-
-function paramName(raw: string): string {
-  let name = raw;
-  try {
-    name = decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    // A malformed escape: compare the name as sent.
-  }
-  return name.toLowerCase().replace(/[^a-z]/g, '');
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether JSON text opens more than `limit` arrays/objects inside one another (strings skipped). */
-function nestedDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at++) {
-    const char = text.charCodeAt(at);
-    if (inString) {
-      if (char === 0x5c) at++; // backslash: skip the escaped character
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return false;
 }
 
 type ClientErrorBody = ReturnType<ApiError['body']>;

@@ -18,6 +18,8 @@ export interface ServerOptions {
   writesPerMinute: number;
   accessLog?: (line: string) => void;
   errorLog?: (error: unknown) => void;
+  /** Told what the user should know and fix (a database file other users can read). */
+  warn?: (message: string) => void;
   /** Deadlines for a whole request and for its headers (defaults 30 s and 10 s). */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
@@ -37,7 +39,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount });
+  const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount, onWarning: options.warn });
   const demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
   // From here on, requests wait for another process's lock between attempts (see app.ts).
   setBusyTimeout(store.db, SERVING_BUSY_TIMEOUT_MS);

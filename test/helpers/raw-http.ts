@@ -11,6 +11,8 @@ export interface RawRequest {
   target: string;
   headers?: Array<[name: string, value: string]>;
   body?: Buffer | string;
+  /** Send no Host header (every HTTP/1.1 request must have one). */
+  omitHost?: boolean;
 }
 
 export interface RawAnswer {
@@ -26,7 +28,7 @@ export interface RawAnswer {
 export function rawRequest(baseUrl: string, request: RawRequest, timeoutMs = 10_000): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
-  const head = [`${request.method} ${request.target} HTTP/1.1`, `Host: ${url.host}`];
+  const head = [`${request.method} ${request.target} HTTP/1.1`, ...(request.omitHost ? [] : [`Host: ${url.host}`])];
   for (const [name, value] of request.headers ?? []) head.push(`${name}: ${value}`);
   if (body !== undefined) head.push(`Content-Length: ${body.length}`);
   head.push('Connection: close');

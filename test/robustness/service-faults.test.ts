@@ -181,9 +181,9 @@ describe('a running server (headers timeout 1 s)', () => {
   });
 
   it('SIGTERM in the middle of a slow 200 KB upload: the request completes with its 201, then the process exits 0', { timeout: 30_000 }, async () => {
-    const layouts = {
-      portrait: { elements: [{ type: 'text', x: 0.1, y: 0.1, width: 0.5, height: 0.1, text: 'notes '.repeat(35_000) }] },
-    };
+    // Within the per-property (1,024 characters) and per-template (256 KiB) caps.
+    const element = { type: 'text', x: 0.1, y: 0.1, width: 0.5, height: 0.1, text: 'notes '.repeat(170) };
+    const layouts = { portrait: { elements: Array.from({ length: 190 }, () => element) } };
     const payload = Buffer.from(JSON.stringify({ ...bodies[0], name: 'uploaded during shutdown', layouts }));
     expect(payload.length).toBeGreaterThan(200_000);
     const { hostname, port } = new URL(service.url);

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli, type SpawnedCli } from '../helpers/cli.js';
-import { api } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
 import { ISO_MS, listAll, type Page } from '../helpers/http.js';
 
 /** `reportctl serve --demo` as a user first meets it (PRODUCT.md "The embedded service"). */
@@ -133,6 +134,51 @@ describe('serve --demo --simulate keeps a run moving', () => {
       expect(lifecycles.some((statuses) => [...statuses].some((status) => inFlight.includes(status)))).toBe(true);
     } finally {
       await demo.stop('SIGKILL');
+    }
+  });
+});
+
+describe('serve --demo keys (issue 17, item 5)', () => {
+  it('are printed on stdout only, and a new --demo start revokes the previous ones and says so', async () => {
+    const db = join(tempDir(), 'service.db');
+    // With the access log on: stderr is the stream that gets shipped to log collectors.
+    const first = await spawnCli(['serve', '--demo', '--port', '0', '--db', db]);
+    let oldKeys: { owner: string; subUser: string };
+    let url: string;
+    try {
+      url = /listening on (\S+)/.exec(first.firstLine)![1]!;
+      await expect.poll(() => first.stdout(), { timeout: 5000 }).toMatch(/sub-user key: +rctl_/);
+      oldKeys = {
+        owner: /owner key: +(rctl_\S+)/.exec(first.stdout())![1]!,
+        subUser: /sub-user key: +(rctl_\S+)/.exec(first.stdout())![1]!,
+      };
+      expect((await api({ url }, 'GET', '/api/v2/templates', { key: oldKeys.owner })).status).toBe(200);
+      await expect.poll(() => first.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/templates 200/);
+      expect(first.stderr()).toContain("curl -H 'apiKey: <owner key>'");
+      for (const key of Object.values(oldKeys)) {
+        expect(first.stderr()).not.toContain(key);
+        expect(first.stderr()).not.toContain(key.slice(10));
+      }
+    } finally {
+      await first.stop('SIGTERM');
+    }
+
+    const second = await spawnCli(['serve', '--demo', '--port', '0', '--db', db, '--json']);
+    try {
+      const line = JSON.parse(second.firstLine) as DemoLine;
+      await expect.poll(() => second.stderr(), { timeout: 5000 }).toMatch(/revoked the demo account's 2 earlier keys/);
+      for (const key of Object.values(oldKeys)) {
+        const answer = await api(line, 'GET', '/api/v2/templates', { key });
+        expect(answer.status).toBe(401);
+        expect((answer.body as { error: string }).error).toBe('API_KEY_INVALID');
+        expect(second.stderr()).not.toContain(key.slice(10));
+      }
+      for (const key of [line.keys.owner, line.keys.subUser]) {
+        expect((await api(line, 'GET', '/api/v2/templates', { key })).status).toBe(200);
+        expect(second.stderr()).not.toContain(key.slice(10));
+      }
+    } finally {
+      await second.stop('SIGTERM');
     }
   });
 });

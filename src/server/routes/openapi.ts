@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { errorBodySchema } from '../../contract/index.js';
+import { errorBodySchema, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES } from '../../contract/index.js';
+import { MAX_IN_FLIGHT_PER_ACCOUNT } from '../in-flight.js';
 import type { Endpoint } from './table.js';
 
 function jsonSchema(schema: z.ZodType): unknown {
@@ -42,7 +43,15 @@ export function openApiDocument(endpoints: readonly Endpoint[]): unknown {
     if (endpoint.auth) responses['401'] = errorResponse('API_KEY_MISSING or API_KEY_INVALID');
     if (endpoint.url.includes(':id')) responses['404'] = errorResponse('NOT_FOUND (also for ids of another account)');
     if (endpoint.method === 'POST' && endpoint.url === '/api/v2/templates') responses['403'] = errorResponse('PLAN_LIMIT_EXCEEDED');
-    responses['429'] = errorResponse('RATE_LIMITED, with Retry-After');
+    if (endpoint.body) {
+      const storedTemplate = endpoint.url === '/api/v2/templates' || endpoint.url === '/api/v2/templates/:id';
+      responses['413'] = errorResponse(
+        `PAYLOAD_TOO_LARGE: a body over 1 MiB${storedTemplate ? `, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored` : ''}`,
+      );
+    }
+    responses['429'] = errorResponse(
+      `RATE_LIMITED, with Retry-After: over the rate limit, or more than ${MAX_IN_FLIGHT_PER_ACCOUNT} requests of the account in flight`,
+    );
     responses['503'] = errorResponse('SERVICE_UNAVAILABLE, with Retry-After: database locked by another process, or shutting down');
     paths[path] ??= {};
     paths[path][endpoint.method.toLowerCase()] = {
@@ -58,7 +67,16 @@ export function openApiDocument(endpoints: readonly Endpoint[]): unknown {
   }
   return {
     openapi: '3.0.3',
-    info: { title: 'Report templates, catalogs and queues (reportctl embedded service)', version: '2' },
+    info: {
+      title: 'Report templates, catalogs and queues (reportctl embedded service)',
+      version: '2',
+      description:
+        `Limits: bodies up to 1 MiB; a stored template up to ${MAX_TEMPLATE_BYTES / 1024} KiB as JSON; up to ` +
+        `${MAX_LAYOUT_ELEMENTS} layout elements per orientation; each free-form element property up to ` +
+        `${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON; no non-finite numbers, lone surrogates or control ` +
+        'characters (but tab, CR and LF) anywhere in a body, none at all in names; ' +
+        `${MAX_IN_FLIGHT_PER_ACCOUNT} requests in flight per account.`,
+    },
     paths,
     components: {
       securitySchemes: {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   formulaRulesOf,
+  MAX_TEMPLATE_BYTES,
   paginated,
   pageQuerySchema,
   presetSchema,
@@ -16,15 +17,19 @@ import { checkFormula } from '../../formula/check.js';
 import { ApiError, notFound, parseOr400, validationFailed } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { callerOf } from '../auth.js';
-import { sendJsonText } from './json-text.js';
+import { sendJsonParts, sendJsonText } from './json-text.js';
 import type { Endpoint } from './table.js';
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 export function templateEndpoints(store: Store): Endpoint[] {
+  /** Valid, and small enough to store: a page of 100 templates stays under 26 MiB. */
   function validTemplate(body: unknown): TemplateBody {
     const validation = validateTemplateBody(body, store.catalogs.get());
     if (!validation.success) throw validationFailed(validation.issues);
+    if (Buffer.byteLength(JSON.stringify(validation.template)) > MAX_TEMPLATE_BYTES) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `A stored template is at most ${MAX_TEMPLATE_BYTES / 1024} KiB (as JSON, with its defaults)`);
+    }
     return validation.template;
   }
 
@@ -37,9 +42,9 @@ export function templateEndpoints(store: Store): Endpoint[] {
       summary: "The account's templates, newest first",
       query: templatesQuerySchema,
       response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
-      handler: (request, reply) => {
+      handler: async (request, reply) => {
         const query = parseOr400(templatesQuerySchema, request.query, 'Query');
-        return sendJsonText(reply, store.templates.listJson(callerOf(request).accountId, query));
+        return sendJsonParts(reply, await store.templates.listJson(callerOf(request).accountId, query));
       },
     },
     {

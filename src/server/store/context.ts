@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Paginated } from '../../contract/index.js';
+import type { SteppedReader } from './readers.js';
 
 /** What every repository shares: the connection and the injected clock and id source. */
 export interface StoreContext {
@@ -12,6 +13,8 @@ export interface StoreContext {
    * transaction function on every list request cost more than its two queries.
    */
   snapshot: <T>(read: () => T) => T;
+  /** Reads too long to run in one go (a page of large documents), in one snapshot all the same. */
+  readers: SteppedReader;
 }
 
 export function snapshotReader(db: Database.Database): StoreContext['snapshot'] {

@@ -17,7 +17,15 @@ export interface OpenDatabaseOptions {
    * connection's database at this many pages, so writes fail with SQLITE_FULL as on a full disk.
    */
   maxPageCount?: number | undefined;
+  /** Told when an existing database file can be read by other users (see filePermissionWarnings). */
+  onWarning?: ((message: string) => void) | undefined;
 }
+
+/** Folders the service creates for its database: only their owner may enter them. */
+const PRIVATE_FOLDER_MODE = 0o700;
+/** The database and its -wal and -shm files: only their owner may read them. */
+const PRIVATE_FILE_MODE = 0o600;
+const GROUP_OR_OTHERS_READ = 0o044;
 
 /**
  * Opens (creating if needed) and migrates a reportctl database. A file that is not ours
@@ -28,10 +36,12 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   const existed = !inMemory && refuseForeignHeader(file);
   if (!inMemory && !existed) {
     try {
-      fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      createPrivately(file);
     } catch (error) {
       throw new StoreOpenError(file, messageOf(error), { cause: error });
     }
+  } else if (!inMemory) {
+    for (const warning of filePermissionWarnings(file)) options.onWarning?.(warning);
   }
 
   let db: Db;
@@ -49,6 +59,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    // SQLite gives -wal and -shm the database file's mode; said again here, whatever the umask.
+    if (!inMemory && !existed) for (const companion of companionsOf(file)) chmodIfPresent(companion, PRIVATE_FILE_MODE);
     if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.trunc(options.maxPageCount)}`);
     return db;
   } catch (error) {
@@ -56,6 +68,61 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     if (error instanceof StoreOpenError) throw error;
     throw new StoreOpenError(file, messageOf(error), { cause: error });
   }
+}
+
+/**
+ * The folders that are missing (0700) and an empty database file (0600), created with those
+ * modes and then set to them again: the umask may have taken bits away from either, and
+ * may be 0, which would make them readable by every local user.
+ */
+function createPrivately(file: string): void {
+  const folder = path.dirname(path.resolve(file));
+  const firstCreated = fs.mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  if (firstCreated !== undefined) {
+    for (let created = folder; ; created = path.dirname(created)) {
+      fs.chmodSync(created, PRIVATE_FOLDER_MODE);
+      if (created === firstCreated || created === path.dirname(created)) break;
+    }
+  }
+  const fd = fs.openSync(file, 'wx', PRIVATE_FILE_MODE);
+  try {
+    fs.fchmodSync(fd, PRIVATE_FILE_MODE);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const companionsOf = (file: string) => [`${file}-wal`, `${file}-shm`];
+
+function chmodIfPresent(file: string, mode: number): void {
+  try {
+    fs.chmodSync(file, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * One line for each of the database and its -wal/-shm files that group or others can read.
+ * Existing files are the user's to change: said, not changed. Windows has no such bits.
+ */
+export function filePermissionWarnings(file: string): string[] {
+  if (process.platform === 'win32') return [];
+  const warnings: string[] = [];
+  for (const candidate of [file, ...companionsOf(file)]) {
+    let mode: number;
+    try {
+      mode = fs.statSync(candidate).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & GROUP_OR_OTHERS_READ) !== 0) {
+      warnings.push(
+        `warning: ${candidate} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); it holds key hashes and every template: chmod 600 ${candidate}`,
+      );
+    }
+  }
+  return warnings;
 }
 
 /**

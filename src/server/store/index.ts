@@ -7,6 +7,7 @@ import { snapshotReader, type StoreContext } from './context.js';
 import { applyFixtures, type Fixtures } from './fixtures.js';
 import { queueRunsRepository } from './queueRuns.js';
 import { queuesRepository } from './queues.js';
+import { steppedReader } from './readers.js';
 import { templatesRepository } from './templates.js';
 
 export interface StoreOptions {
@@ -21,11 +22,13 @@ export interface StoreOptions {
  * one transaction; every miss is null.
  */
 export function createStore(db: Database.Database, options: StoreOptions = {}) {
+  const snapshot = snapshotReader(db);
   const context: StoreContext = {
     db,
     now: options.now ?? (() => new Date()),
     randomId: options.randomId ?? randomUUID,
-    snapshot: snapshotReader(db),
+    snapshot,
+    readers: steppedReader(db, snapshot),
   };
   const store = {
     db,
@@ -41,6 +44,7 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
       apply: (accountId: string, fixtures: Fixtures) => applyFixtures(store, accountId, fixtures),
     },
     close(): void {
+      context.readers.close();
       db.close();
     },
   };

@@ -76,6 +76,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       readsPerMinute: options.readsPerMinute,
       writesPerMinute: options.writesPerMinute,
       ...(options.accessLog ? { accessLog: (line: string) => writeLine(deps.io.stderr, line) } : {}),
+      warn: (message: string) => writeLine(deps.io.stderr, message),
       errorLog: (error: unknown) =>
         writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       ...testHooks(deps.env),
@@ -97,9 +98,14 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       writeLine(deps.io.stdout, `demo account ${keys.accountId}`);
       writeLine(deps.io.stdout, `owner key:    ${keys.ownerKey}`);
       writeLine(deps.io.stdout, `sub-user key: ${keys.subUserKey}`);
-      writeLine(deps.io.stderr, `keys are shown once; try: curl -H 'apiKey: ${keys.ownerKey}' ${server.url}/api/v2/templates`);
+      // stderr is the access-log stream, which gets shipped to log collectors: no key there.
+      writeLine(deps.io.stderr, `keys are shown once, above; try: curl -H 'apiKey: <owner key>' ${server.url}/api/v2/templates`);
     }
     writeLine(deps.io.stderr, `database: ${server.dbPath}`);
+  }
+  if (keys && keys.revokedKeys > 0) {
+    const what = keys.revokedKeys === 1 ? 'key' : 'keys';
+    writeLine(deps.io.stderr, `revoked the demo account's ${keys.revokedKeys} earlier ${what}; only the keys above are valid`);
   }
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted) return resolve();

@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import type { ValidationIssue } from '../contract/index.js';
+import { validationFailed } from './errors.js';
+
+/**
+ * Far deeper than any template (a layout element's own properties included), far shallower
+ * than what overflows the stack when a document is serialised again (JSON.stringify recurses).
+ */
+const MAX_JSON_DEPTH = 64;
+
+/** Reported at most, so that a body full of refused values gets a short answer. */
+const MAX_VALUE_ISSUES = 20;
+
+/**
+ * The one way bodies are read: JSON only, UTF-8 only, bounded nesting, no poisoned prototypes,
+ * and no value that JSON.parse accepts but that would come back changed (see refusedValues).
+ */
+export function registerJsonBody(app: FastifyInstance): void {
+  // Only JSON bodies: text/plain would otherwise be accepted as a string.
+  app.removeContentTypeParser('text/plain');
+  // An empty JSON body (a DELETE sent with Content-Type: application/json) is no body at all;
+  // the routes that need one say so at path "". Fastify's parser keeps its poisoning checks.
+  // Bytes that are not UTF-8 are refused rather than stored as U+FFFD, and so is nesting
+  // deep enough to overflow the stack when the document is serialised again.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(validationFailed([{ path: '', message: 'The body is not valid UTF-8' }]), undefined);
+    }
+    if (text.trim() === '') return done(null, undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(validationFailed([{ path: '', message: `The body is nested more than ${MAX_JSON_DEPTH} levels deep` }]), undefined);
+    }
+    jsonParser(request, text, (error, value) => {
+      // Fastify reports a poisoned prototype as invalid JSON; it is valid JSON with a refused key.
+      if (error && isJson(text)) {
+        return done(validationFailed([{ path: '', message: 'The body has a forbidden key (__proto__, or constructor.prototype)' }]), undefined);
+      }
+      if (error) return done(error, undefined);
+      const issues = refusedValues(value);
+      done(issues.length > 0 ? validationFailed(issues) : null, issues.length > 0 ? undefined : value);
+    });
+  });
+}
+
+/** A UTF-16 half without its other half: JSON's `\ud800` escape makes one; UTF-8 cannot carry it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** C0 controls but tab, LF and CR (text and formulas may hold those), DEL, and C1 controls. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * Values JSON.parse accepts that could not be stored and read back as sent: numbers too large
+ * for a double (`1e309` is Infinity, which JSON.stringify writes as null), strings and keys
+ * with a lone surrogate (not UTF-8, so not storable as text) or with control characters
+ * (stored, and then printed to someone's terminal). Each is reported at its own path.
+ */
+export function refusedValues(body: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const refuse = (path: string, message: string) => {
+    if (issues.length < MAX_VALUE_ISSUES) issues.push({ path, message: `${path === '' ? 'request body' : path}: ${message}` });
+  };
+  const stringProblem = (text: string) =>
+    LONE_SURROGATE.test(text) ? 'contains a lone surrogate' : CONTROL.test(text) ? 'contains a control character' : null;
+  const visit = (value: unknown, path: string): void => {
+    if (issues.length >= MAX_VALUE_ISSUES) return;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) refuse(path, 'must be a finite number');
+    } else if (typeof value === 'string') {
+      const problem = stringProblem(value);
+      if (problem) refuse(path, problem);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, path === '' ? String(index) : `${path}.${index}`));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const itemPath = path === '' ? key : `${path}.${key}`;
+        const problem = stringProblem(key);
+        if (problem) refuse(itemPath, `the name ${problem}`);
+        visit(item, itemPath);
+      }
+    }
+  };
+  visit(body, '');
+  return issues;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether JSON text opens more than `limit` arrays/objects inside one another (strings skipped). */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c) at++; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+

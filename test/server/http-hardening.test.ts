@@ -1,0 +1,260 @@
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server/listen.js';
+import type { IssuedKey } from '../../src/server/store/index.js';
+import type { TemplateBody } from '../../src/contract/index.js';
+import { api, tempDir } from '../helpers/server.js';
+import { createTemplate, expectError, expectIssues, minimalBody, readCatalogs, type CatalogsOverHttp } from '../helpers/http.js';
+import { rawRequest } from '../helpers/raw-http.js';
+
+/**
+ * The attacks of issue 17 that the service must withstand (items 2, 7, 8 and 9), each
+ * performed against a real server on a free port over a real SQLite file.
+ */
+
+let server: RunningServer;
+let accessLog: string[];
+let owner: IssuedKey;
+let other: IssuedKey;
+let catalogs: CatalogsOverHttp;
+
+beforeAll(async () => {
+  accessLog = [];
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dbPath: join(tempDir(), 'service.db'),
+    demo: false,
+    readsPerMinute: 100_000,
+    writesPerMinute: 100_000,
+    accessLog: (line) => accessLog.push(line),
+  });
+  owner = server.store.accounts.create({ templateLimit: 1000 });
+  other = server.store.accounts.create();
+  catalogs = await readCatalogs(server, owner.apiKey);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A layout element carrying a free-form property of `noteLength` characters. */
+const noted = (noteLength: number) => ({ type: 'text', x: 0, y: 0, width: 0.1, height: 0.1, note: 'n'.repeat(noteLength) });
+const withElements = (portrait: unknown[], landscape: unknown[] = []) => ({
+  ...minimalBody(catalogs),
+  layouts: { portrait: { elements: portrait }, ...(landscape.length > 0 ? { landscape: { elements: landscape } } : {}) },
+});
+const templateCount = () => server.store.templates.count(owner.accountId);
+
+describe('item 2: one account cannot make the server hold gigabytes', () => {
+  it('a template over 256 KiB once stored is refused 413 naming the limit, though each part is within its cap', async () => {
+    const before = templateCount();
+    // 2 x 150 elements of ~1 KiB: about 320 KiB, well under the 1 MiB body limit.
+    const elements = Array.from({ length: 150 }, () => noted(1000));
+    const body = withElements(elements, elements);
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(1024 * 1024);
+    const answer = await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, body });
+    expect(expectError(answer, 413, 'PAYLOAD_TOO_LARGE').message).toContain('256 KiB');
+    expect(templateCount()).toBe(before);
+    // The same refusal on a PUT, which leaves the template as it was.
+    const stored = await createTemplate(server, owner.apiKey, minimalBody(catalogs));
+    expectError(await api(server, 'PUT', `/api/v2/templates/${stored.id}`, { key: owner.apiKey, body }), 413, 'PAYLOAD_TOO_LARGE');
+    expect((await api(server, 'GET', `/api/v2/templates/${stored.id}`, { key: owner.apiKey })).body).toEqual(stored);
+    // Just under the cap is stored.
+    const under = Array.from({ length: 110 }, () => noted(1000));
+    expect((await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, body: withElements(under, under) })).status).toBe(201);
+  });
+
+  it('more than 200 layout elements in one orientation are a 400 at that orientation', async () => {
+    const tiny = { type: 'map', x: 0, y: 0, width: 0.1, height: 0.1 };
+    const answer = await api(server, 'POST', '/api/v2/templates', {
+      key: owner.apiKey,
+      body: withElements(Array.from({ length: 200 }, () => tiny), Array.from({ length: 201 }, () => tiny)),
+    });
+    const issues = expectIssues(answer, 'layouts.landscape.elements').issues!;
+    expect(issues.map((issue) => issue.path)).not.toContain('layouts.portrait.elements');
+    expect(issues[0]!.message).toContain('200');
+  });
+
+  it('a free-form element property over 1,024 characters (as JSON) is a 400 at its path; a style object within it is kept', async () => {
+    const answer = await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, body: withElements([noted(1000), noted(1025)]) });
+    expect(expectIssues(answer, 'layouts.portrait.elements.1.note').issues).toHaveLength(1);
+    const nested = await api(server, 'POST', '/api/v2/templates', {
+      key: owner.apiKey,
+      body: withElements([{ ...noted(10), style: { rows: Array.from({ length: 300 }, (_, i) => i) } }]),
+    });
+    expectIssues(nested, 'layouts.portrait.elements.0.style');
+    const styled = { ...noted(10), style: { bold: true } };
+    const kept = await createTemplate(server, owner.apiKey, withElements([styled]));
+    expect(kept.layouts.portrait!.elements[0]).toEqual(styled);
+  });
+
+  it('an account has at most 4 requests in flight: the next is 429 RATE_LIMITED with Retry-After; other accounts are served', async () => {
+    // Pages of about 12 MiB, more than a socket buffers: a client that does not read holds its request open.
+    const account = server.store.accounts.create({ templateLimit: 1000 });
+    const big = withElements(
+      Array.from({ length: 120 }, () => noted(1000)),
+      Array.from({ length: 120 }, () => noted(1000)),
+    ) as unknown as TemplateBody;
+    for (let i = 0; i < 50; i++) server.store.templates.create(account.accountId, account.userId, big);
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 4; i++) held.push(await unreadRequest(server.url, '/api/v2/templates?limit=100', account.apiKey));
+      const refused = await eventually(
+        () => api(server, 'GET', '/api/v2/templates/presets?limit=1', { key: account.apiKey }),
+        (answer) => answer.status === 429,
+      );
+      expect(expectError(refused, 429, 'RATE_LIMITED').message).toContain('in flight');
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('x-ratelimit-limit')).not.toBeNull();
+      // Another account is not held up by it.
+      expect((await api(server, 'GET', '/api/v2/templates', { key: other.apiKey })).status).toBe(200);
+      for (const socket of held.splice(0)) socket.destroy();
+      // Once those connections are gone, the account is served again.
+      const served = await eventually(
+        () => api(server, 'GET', '/api/v2/templates/presets?limit=1', { key: account.apiKey }),
+        (answer) => answer.status === 200,
+      );
+      expect(served.status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+
+  it('the OpenAPI document states the caps', async () => {
+    const document = (await api(server, 'GET', '/api/v2/openapi.json')).body as {
+      info: { description: string };
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    expect(document.info.description).toContain('256 KiB');
+    expect(document.info.description).toContain('200 layout elements');
+    expect(document.paths['/api/v2/templates']!.post!.responses['413']!.description).toContain('256 KiB');
+    expect(document.paths['/api/v2/templates']!.get!.responses['429']!.description).toContain('in flight');
+    expect(JSON.stringify(document)).toContain('"maxItems":200');
+  });
+
+  it('a page read in steps is the same page: every document whole, in order, with the true total', async () => {
+    const account = server.store.accounts.create({ templateLimit: 1000 });
+    const made = [];
+    for (let i = 0; i < 25; i++) made.push(await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: `step ${i}` })));
+    const page = (await api(server, 'GET', '/api/v2/templates?limit=23&page=1', { key: account.apiKey })).body as {
+      total: number;
+      data: Array<{ name: string }>;
+    };
+    expect(page.total).toBe(25);
+    expect(page.data.map((template) => template.name)).toEqual(made.reverse().slice(0, 23).map((template) => template.name));
+  });
+});
+
+describe('item 7: keys in the access log', () => {
+  it('a percent-encoded key in the query string or the path is masked', async () => {
+    const tail = owner.apiKey.slice('rctl_'.length);
+    const encodedAll = [...owner.apiKey].map((char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+    await api(server, 'GET', `/api/v2/templates?filter=rctl%5F${tail}`, { key: other.apiKey });
+    await api(server, 'GET', `/api/v2/templates?filter=rctl%5f${tail}&page=1`, { key: other.apiKey });
+    await api(server, 'GET', `/api/v2/templates/${encodedAll}`, { key: other.apiKey });
+    await api(server, 'GET', `/api/v2/templates?lotId=%72ctl_${tail.slice(0, 10)}%2D${tail.slice(11)}`, { key: other.apiKey });
+    const log = accessLog.join('\n');
+    expect(log).not.toContain(tail.slice(0, 10));
+    expect(log).not.toContain(tail.slice(-10));
+    expect(log).toMatch(/GET \/api\/v2\/templates\?filter=rctl_\*\*\* 200 /);
+    expect(log).toMatch(/GET \/api\/v2\/templates\?filter=rctl_\*\*\*&page=1 200 /);
+    expect(log).toMatch(/GET \/api\/v2\/templates\/rctl_\*\*\* 404 /);
+  });
+});
+
+describe('item 8: values that would be stored changed are refused', () => {
+  const post = (rawBody: string) =>
+    api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, rawBody, headers: { 'content-type': 'application/json' } });
+  const bodyText = (fields: string) => JSON.stringify(withElements([noted(3)])).replace(/}$/, `,${fields}}`);
+
+  it('a number too large for a double (1e309, stored as null before) is a 400 at its path, anywhere in the body', async () => {
+    const before = templateCount();
+    const inElement = JSON.stringify(withElements([{ ...noted(3), weight: 7 }])).replace('"weight":7', '"weight":1e309');
+    expectIssues(await post(inElement), 'layouts.portrait.elements.0.weight');
+    expectIssues(await post(JSON.stringify(withElements([noted(3)])).replace('"x":0', '"x":-1e400')), 'layouts.portrait.elements.0.x');
+    expectIssues(
+      await api(server, 'POST', '/api/v2/templates/validate-formula', {
+        key: owner.apiKey,
+        rawBody: '{"formula":"NIR","extra":[1,2,1e999]}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      'extra.2',
+    );
+    expect(templateCount()).toBe(before);
+  });
+
+  it('a lone surrogate in a name, a value or a property name is a 400 at its path', async () => {
+    const before = templateCount();
+    const named = (name: string) => JSON.stringify({ ...withElements([noted(3)]), name: 'x' }).replace('"name":"x"', `"name":"${name}"`);
+    expectIssues(await post(named('lot \\ud800 7')), 'name');
+    expectIssues(await post(named('\\udc00')), 'name');
+    expectIssues(await post(bodyText('"layouts":{"portrait":{"elements":[{"type":"map","x":0,"y":0,"width":1,"height":1,"a\\ud83d":1}]}}')), 'layouts.portrait.elements.0.a\ud83d');
+    // A pair is a character like any other.
+    expect((await post(named('lot \\ud83c\\udf3d 7'))).status).toBe(201);
+    expect(templateCount()).toBe(before + 1);
+  });
+
+  it('control characters: refused in names (NUL, ESC, tab, newline) and in every other string but tab, CR and LF', async () => {
+    const before = templateCount();
+    for (const name of ['lot\u00007', '\u001b]0;pwned\u0007', 'lot\t7', 'lot\n7', 'lot\u009b7']) {
+      expectIssues(await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, body: { ...minimalBody(catalogs), name } }), 'name');
+    }
+    const escaped = await api(server, 'POST', '/api/v2/templates', {
+      key: owner.apiKey,
+      body: withElements([{ ...noted(3), text: 'a\u001b[2Jb' }]),
+    });
+    expectIssues(escaped, 'layouts.portrait.elements.0.text');
+    expect(templateCount()).toBe(before);
+    const multiline = await createTemplate(server, owner.apiKey, withElements([{ ...noted(3), text: 'line 1\r\nline 2\tend' }]));
+    expect(multiline.layouts.portrait!.elements[0]!.text).toBe('line 1\r\nline 2\tend');
+    const formula = await api(server, 'POST', '/api/v2/templates/validate-formula', {
+      key: owner.apiKey,
+      body: { formula: '(NIR - R)\n/ (NIR + R + eps)' },
+    });
+    expect(formula.status).toBe(200);
+  });
+});
+
+describe('item 9: a request without Host', () => {
+  it('gets the JSON error shape (400 VALIDATION_FAILED) and an access-log line', async () => {
+    const logged = accessLog.length;
+    const answer = await rawRequest(server.url, { method: 'GET', target: '/api/v2/openapi.json?no-host=1', omitHost: true });
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.json).toEqual({
+      error: 'VALIDATION_FAILED',
+      message: 'Request failed validation',
+      issues: [{ path: '', message: 'An HTTP/1.1 request must have a Host header' }],
+    });
+    await eventually(
+      async () => accessLog.length,
+      (length) => length > logged,
+    );
+    expect(accessLog.slice(logged).join('\n')).toMatch(/GET \/api\/v2\/openapi\.json\?no-host=1 400 /);
+    // With Host, the same request is answered.
+    expect((await rawRequest(server.url, { method: 'GET', target: '/api/v2/openapi.json' })).status).toBe(200);
+  });
+});
+
+/** Sends a GET and never reads the answer, so the server cannot finish sending it. */
+function unreadRequest(baseUrl: string, path: string, key: string): Promise<Socket> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\napiKey: ${key}\r\n\r\n`);
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Calls `attempt` until `done` holds for its result (every 50 ms, up to 10 s). */
+async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await attempt();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
+}
