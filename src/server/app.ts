@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, validationFailed } from './errors.js';
 import { presentedKey } from './auth.js';
+import { faultInjection } from './faults.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { catalogEndpoints } from './routes/catalogs.js';
 import { openApiEndpoint } from './routes/openapi.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   headersTimeoutMs?: number;
   /** The rolling rate-limit window (default 60 s); tests shorten it to wait one out. */
   rateWindowMs?: number;
+  /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
+  faultRandom?: () => number;
 }
 
 const MIB = 1024 * 1024;
@@ -188,6 +191,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   }
   app.addHook('onRequest', admit);
+  app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));
 
   for (const endpoint of endpoints) {
     // A lock held by another process (an admin command) is waited for between attempts,
