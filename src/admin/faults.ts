@@ -14,7 +14,7 @@ import { AdminError } from './errors.js';
  * `* /api/*=latency:500@0.5` delays half of all requests by 500 ms.
  */
 export const FAULT_SPEC_SYNTAX = 'METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]';
-const SPEC = /^(?<route>.+?)=(?<action>\d{3}|latency:\d+|reset)(?:x(?<count>\d+))?(?:@(?<rate>\d*\.?\d+))?(?:#(?<account>\S+))?$/;
+const SPEC = /^(?<route>.+?)=(?<action>429|500|502|503|504|latency:\d+|reset)(?:x(?<count>\d+))?(?:@(?<rate>\d*\.?\d+))?(?:#(?<account>\S+))?$/;
 
 /** `METHOD /path`, as `--route` takes it. */
 export function parseRoute(text: string): { method: NewFault['method']; path: string } {
@@ -64,7 +64,12 @@ export function newFault(request: FaultRequest): NewFault {
 /** `GET /api/v2/templates=503x2@0.5#ACCOUNT` → a fault; AdminError('invalid') names the spec. */
 export function parseFaultSpec(spec: string): NewFault {
   const match = SPEC.exec(spec.trim());
-  if (!match?.groups) throw new AdminError('invalid', `--fault "${spec}": expected ${FAULT_SPEC_SYNTAX}, e.g. "GET /api/v2/templates=503x2"`);
+  if (!match?.groups) {
+    throw new AdminError(
+      'invalid',
+      `--fault "${spec}": expected ${FAULT_SPEC_SYNTAX} with an ACTION of ${faultStatuses.join(', ')}, latency:MS or reset, e.g. "GET /api/v2/templates=503x2"`,
+    );
+  }
   const { route, action, count, rate, account } = match.groups as Record<string, string | undefined>;
   try {
     return newFault({

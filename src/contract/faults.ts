@@ -31,7 +31,9 @@ function kindMatchesFields(fault: { kind: string; status: number | null; latency
 }
 
 /** A fault to add (`admin faults add`, `serve --fault`). */
-export const newFaultSchema = z.strictObject(faultFields).superRefine(kindMatchesFields);
+export const newFaultSchema = z
+  .strictObject({ ...faultFields, remaining: z.number().int().min(1).nullable() })
+  .superRefine(kindMatchesFields);
 export type NewFault = z.infer<typeof newFaultSchema>;
 
 /** A stored fault, as `admin faults list --json` prints it. */
