@@ -103,4 +103,14 @@ ${block!
     const result = runScript(script, dir, {});
     expect(result.status, `script:\n${script}\nstderr:\n${result.stderr}`).toBe(0);
   });
+
+  it('the CI recipe makes a fixture, serves it, runs a command against it and stops', () => {
+    const blocks = shellBlocks('The embedded service');
+    const [makeFixture, ciJob] = blocks.slice(-2);
+    expect(ciJob).toMatch(/^reportctl serve --import fixtures.json --port 0\b/m);
+    const dir = tempDir();
+    const result = runScript(`${makeFixture!}\n${ciJob!}\necho "stopped $?"`, dir, {});
+    expect(result.status, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toMatch(/^stopped 0$/m);
+  });
 });
