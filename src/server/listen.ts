@@ -53,7 +53,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let demoKeys: DemoKeys | undefined;
   try {
     if (options.importFile !== undefined) {
-      importSnapshot(store, readSnapshotFile(options.importFile), { source: options.importFile });
+      const snapshot = readSnapshotFile(options.importFile);
+      if (store.snapshots.hasAccounts()) {
+        throw new Error(
+          `--import: ${options.dbPath} already has accounts; serve the snapshot from :memory: (leave out --db) or an empty file, or replace them with \`reportctl admin import --replace\``,
+        );
+      }
+      importSnapshot(store, snapshot, { source: options.importFile });
     }
     for (const fault of options.faults ?? []) addFault(store, fault);
     demoKeys = options.demo ? ensureDemoAccount(store) : undefined;

@@ -107,6 +107,12 @@ describe('export → import', () => {
     }
   });
 
+  it('serve --import into a file that has accounts is refused, the file untouched', async () => {
+    const result = await runCli(['serve', '--port', '0', '--db', source.db, '--import', snapshotFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/already has accounts/);
+  });
+
   it('the file holds key hashes only, with mode 0600, and exporting again gives the same state', async () => {
     const text = readFileSync(snapshotFile, 'utf8');
     for (const key of [...keys, revokedKey]) expect(text).not.toContain(key);
