@@ -68,11 +68,28 @@ export function resetDatabase(store: Store): { accounts: number } {
  * file beside it (mode 0600: it holds key hashes), flushed to disk, then renamed over it.
  */
 export function writeSnapshotFile(file: string, snapshot: Snapshot): void {
-  const target = path.resolve(file);
+  try {
+    writeAtomically(path.resolve(file), `${JSON.stringify(snapshot)}\n`);
+  } catch (error) {
+    throw new AdminError('failed', `cannot write the snapshot to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** Whether a snapshot could be written there: checked at start, not found out at exit. */
+export function checkSnapshotTarget(file: string): void {
+  const directory = path.dirname(path.resolve(file));
+  try {
+    fs.accessSync(directory, fs.constants.W_OK);
+  } catch (error) {
+    throw new AdminError('failed', `cannot write a snapshot to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)} on ${directory}`);
+  }
+}
+
+function writeAtomically(target: string, text: string): void {
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = fs.openSync(temporary, 'wx', 0o600);
   try {
-    fs.writeFileSync(fd, `${JSON.stringify(snapshot)}\n`);
+    fs.writeFileSync(fd, text);
     fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);

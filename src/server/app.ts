@@ -25,7 +25,7 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** ...and its request line and headers within this (default 10 s). Tests shorten both. */
   headersTimeoutMs?: number;
-  /** The rolling rate-limit window (default 60 s); tests shorten it to wait one out. */
+  /** The rolling rate-limit window (default 60 s; `serve --rate-window-seconds`). */
   rateWindowMs?: number;
   /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
   faultRandom?: () => number;

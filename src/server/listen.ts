@@ -4,7 +4,7 @@ import { openStore } from './open-store.js';
 import { isBusyError, setBusyTimeout, type Store } from './store/index.js';
 import { ensureDemoAccount, type DemoKeys } from '../admin/demo.js';
 import { addFault } from '../admin/faults.js';
-import { exportSnapshot, importSnapshot, readSnapshotFile, writeSnapshotFile } from '../admin/snapshot.js';
+import { checkSnapshotTarget, exportSnapshot, importSnapshot, readSnapshotFile, writeSnapshotFile } from '../admin/snapshot.js';
 import type { NewFault } from '../contract/faults.js';
 import { seededRandom } from './faults.js';
 
@@ -49,6 +49,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  if (options.exportOnExit !== undefined) checkSnapshotTarget(options.exportOnExit);
   const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount });
   let demoKeys: DemoKeys | undefined;
   try {
