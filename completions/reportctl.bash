@@ -11,12 +11,13 @@ _reportctl_subcommands() {
     'config') echo 'get set list use' ;;
     'auth') echo 'login logout status' ;;
     'formula') echo 'check eval validate' ;;
-    'admin') echo 'accounts keys queues queue-runs seed catalogs' ;;
+    'admin') echo 'accounts keys queues queue-runs seed catalogs export import reset faults' ;;
     'admin accounts') echo 'create list set-limit' ;;
     'admin keys') echo 'create revoke' ;;
     'admin queues') echo 'create' ;;
     'admin queue-runs') echo 'enqueue advance cancel' ;;
     'admin catalogs') echo 'import' ;;
+    'admin faults') echo 'add list clear' ;;
   esac
 }
 _reportctl_flags() {
@@ -30,7 +31,7 @@ _reportctl_flags() {
     'templates replace') echo '--file --help' ;;
     'templates edit') echo '--help' ;;
     'templates delete') echo '--yes --help' ;;
-    'templates validate') echo '--file --help' ;;
+    'templates validate') echo '--file --offline --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
     'catalogs statistics') echo '--help' ;;
@@ -57,7 +58,7 @@ _reportctl_flags() {
     'formula check') echo '--file --remote-rules --help' ;;
     'formula eval') echo '--band --eps --L --help' ;;
     'formula validate') echo '--help' ;;
-    'serve') echo '--host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --no-access-log --help' ;;
+    'serve') echo '--host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --help' ;;
     'admin') echo '--help' ;;
     'admin accounts') echo '--help' ;;
     'admin accounts create') echo '--db --name --template-limit --help' ;;
@@ -75,6 +76,13 @@ _reportctl_flags() {
     'admin seed') echo '--db --account --file --help' ;;
     'admin catalogs') echo '--help' ;;
     'admin catalogs import') echo '--db --file --help' ;;
+    'admin export') echo '--db --file --schema --help' ;;
+    'admin import') echo '--db --file --replace --help' ;;
+    'admin reset') echo '--db --yes --help' ;;
+    'admin faults') echo '--help' ;;
+    'admin faults add') echo '--db --route --status --latency --reset-connection --rate --count --account --help' ;;
+    'admin faults list') echo '--db --help' ;;
+    'admin faults clear') echo '--db --help' ;;
     'completion') echo '--help' ;;
     'doctor') echo '--help' ;;
   esac
@@ -95,7 +103,7 @@ _reportctl_value_flags() {
     'api') echo '--field --input' ;;
     'formula check') echo '--file' ;;
     'formula eval') echo '--band --eps --L' ;;
-    'serve') echo '--host --port --db --step-seconds --reads-per-minute --writes-per-minute' ;;
+    'serve') echo '--host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed' ;;
     'admin accounts create') echo '--db --name --template-limit' ;;
     'admin accounts list') echo '--db' ;;
     'admin accounts set-limit') echo '--db' ;;
@@ -107,6 +115,12 @@ _reportctl_value_flags() {
     'admin queue-runs cancel') echo '--db' ;;
     'admin seed') echo '--db --account --file' ;;
     'admin catalogs import') echo '--db --file' ;;
+    'admin export') echo '--db --file' ;;
+    'admin import') echo '--db --file' ;;
+    'admin reset') echo '--db' ;;
+    'admin faults add') echo '--db --route --status --latency --rate --count --account' ;;
+    'admin faults list') echo '--db' ;;
+    'admin faults clear') echo '--db' ;;
   esac
 }
 _reportctl_choices() {

@@ -5,3 +5,6 @@ export { defaultDatabasePath } from './server/data-dir.js';
 export { openStore } from './server/open-store.js';
 export * as adminOperations from './admin/operations.js';
 export { AdminError } from './admin/errors.js';
+export * as adminSnapshots from './admin/snapshot.js';
+export * as adminFaults from './admin/faults.js';
+export { snapshotJsonSchema } from './contract/snapshot.js';

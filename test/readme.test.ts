@@ -64,7 +64,8 @@ describe('README', () => {
     expect((JSON.parse(result.stdout) as { total: number }).total).toBeGreaterThan(0);
   });
 
-  it('the quick tour runs by copy-paste against the demo', () => {
+  // About 15 CLI runs in a row: 15 s alone, twice that on a loaded two-core machine.
+  it('the quick tour runs by copy-paste against the demo', { timeout: 90_000 }, () => {
     const [, tour] = shellBlocks('A quick tour');
     const script = tour!.replace(/^export REPORTCTL_API_KEY=.*$/m, `export REPORTCTL_API_KEY=${ownerKey}`);
     const result = runScript(script, tempDir(), { REPORTCTL_BASE_URL: url });
@@ -102,5 +103,15 @@ ${block!
   .replace(/\s+#.*$/gm, '')}`;
     const result = runScript(script, dir, {});
     expect(result.status, `script:\n${script}\nstderr:\n${result.stderr}`).toBe(0);
+  });
+
+  it('the CI recipe makes a fixture, serves it, runs a command against it and stops', () => {
+    const blocks = shellBlocks('The embedded service');
+    const [makeFixture, ciJob] = blocks.slice(-2);
+    expect(ciJob).toMatch(/^reportctl serve --import fixtures.json --port 0\b/m);
+    const dir = tempDir();
+    const result = runScript(`${makeFixture!}\n${ciJob!}\necho "stopped $?"`, dir, {});
+    expect(result.status, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toMatch(/^stopped 0$/m);
   });
 });

@@ -6,6 +6,7 @@ import { presentedKey } from './auth.js';
 import { ECHO_MAX, LOGGED_MAX, shown } from './log-redaction.js';
 import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { registerJsonBody } from './json-body.js';
+import { faultInjection } from './faults.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { catalogEndpoints } from './routes/catalogs.js';
 import { openApiEndpoint } from './routes/openapi.js';
@@ -27,10 +28,12 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** ...and its request line and headers within this (default 10 s). Tests shorten both. */
   headersTimeoutMs?: number;
-  /** The rolling rate-limit window (default 60 s); tests shorten it to wait one out. */
+  /** The rolling rate-limit window (default 60 s; `serve --rate-window-seconds`). */
   rateWindowMs?: number;
   /** Requests of one account answered at once (default 4); more are answered 429 at once. */
   maxInFlightPerAccount?: number;
+  /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
+  faultRandom?: () => number;
 }
 
 const MIB = 1024 * 1024;
@@ -177,6 +180,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   }
   app.addHook('onRequest', admit);
+  app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));
 
   for (const endpoint of endpoints) {
     // A lock held by another process (an admin command) is waited for between attempts,

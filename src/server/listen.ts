@@ -3,6 +3,10 @@ import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
 import { isBusyError, setBusyTimeout, type Store } from './store/index.js';
 import { ensureDemoAccount, nextDemoRun, type DemoKeys } from '../admin/demo.js';
+import { addFault } from '../admin/faults.js';
+import { checkSnapshotTarget, exportSnapshot, importSnapshot, readSnapshotFile, writeSnapshotFile } from '../admin/snapshot.js';
+import type { NewFault } from '../contract/faults.js';
+import { seededRandom } from './faults.js';
 
 /** How long one statement may block the event loop on a lock before it is retried later. */
 const SERVING_BUSY_TIMEOUT_MS = 10;
@@ -25,8 +29,16 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Fault injection for tests: caps the database's size so writes fail as on a full disk. */
   maxPageCount?: number;
-  /** For tests: a rate-limit window shorter than the rolling minute. */
+  /** The rolling window the read and write limits count over (default 60 s). */
   rateWindowMs?: number;
+  /** A snapshot file loaded at start, into a database without accounts. */
+  importFile?: string;
+  /** Where a snapshot is written at a clean shutdown (atomically). */
+  exportOnExit?: string;
+  /** Faults added at start, after the import. */
+  faults?: readonly NewFault[];
+  /** Seed of the random source of faults with a rate below 1; default: a random one. */
+  faultSeed?: number;
 }
 
 export interface RunningServer {
@@ -39,8 +51,25 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  if (options.exportOnExit !== undefined) checkSnapshotTarget(options.exportOnExit);
   const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount, onWarning: options.warn });
-  const demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
+  let demoKeys: DemoKeys | undefined;
+  try {
+    if (options.importFile !== undefined) {
+      const snapshot = readSnapshotFile(options.importFile);
+      if (store.snapshots.hasAccounts()) {
+        throw new Error(
+          `--import: ${options.dbPath} already has accounts; serve the snapshot from :memory: (leave out --db) or an empty file, or replace them with \`reportctl admin import --replace\``,
+        );
+      }
+      importSnapshot(store, snapshot, { source: options.importFile });
+    }
+    for (const fault of options.faults ?? []) addFault(store, fault);
+    demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   // From here on, requests wait for another process's lock between attempts (see app.ts).
   setBusyTimeout(store.db, SERVING_BUSY_TIMEOUT_MS);
   const app = buildApp({
@@ -52,6 +81,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
     rateWindowMs: options.rateWindowMs,
+    faultRandom: seededRandom(options.faultSeed ?? Math.floor(Math.random() * 2 ** 32)),
   });
   try {
     await app.listen({ host: options.host, port: options.port });
@@ -82,7 +112,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: async () => {
       stopSimulator();
       await app.close();
-      store.close();
+      try {
+        // After the requests in flight: every acknowledged write is in it.
+        if (options.exportOnExit !== undefined) writeSnapshotFile(options.exportOnExit, exportSnapshot(store));
+      } finally {
+        store.close();
+      }
     },
   };
 }

@@ -124,7 +124,7 @@ describe('rate limit', () => {
   // The fourth call waits most of a window, shortened from the rolling minute to 15 s
   // (long enough that the first three calls surely fall inside it, even on a loaded machine).
   it('a 429 is waited out and retried: four quick calls all succeed at 3 reads per window', { timeout: 60_000 }, async () => {
-    const limited = await startServe({ readsPerMinute: 3, env: { REPORTCTL_TEST_RATE_WINDOW_MS: '15000' } });
+    const limited = await startServe({ readsPerMinute: 3, extraArgs: ['--rate-window-seconds', '15'] });
     try {
       const limitedKey = (await limited.newAccount()).apiKey;
       const limitedEnv = { REPORTCTL_BASE_URL: limited.url, REPORTCTL_API_KEY: limitedKey };

@@ -57,7 +57,9 @@ describe('validate-formula agrees with `reportctl formula check --json`', () => 
     const offline = await inBatches(
       formulas.map((formula) => async () => {
         const result = await runCli(['formula', 'check', '--json', '--', formula]);
-        expect(result.stderr, JSON.stringify(formula)).toBe('');
+        // An invalid formula's verdict is on stdout; stderr says only why the exit code is 1.
+        const failure = result.code === 0 ? '' : `${JSON.stringify({ error: 'FORMULA_INVALID', message: 'the formula is invalid', exitCode: 1 })}\n`;
+        expect(result.stderr, JSON.stringify(formula)).toBe(failure);
         const lines = result.stdout.trim().split('\n');
         expect(lines.length).toBe(1);
         return { code: result.code, verdict: JSON.parse(lines[0]!) as Verdict };

@@ -24,9 +24,9 @@ export interface AnalysisRow {
   finished_at: string | null;
 }
 
-const columns = 'id, lot_id, analysis_type, status, queue_run_id, created_at, finished_at';
+export const columns = 'id, lot_id, analysis_type, status, queue_run_id, created_at, finished_at';
 
-function toAnalysis(row: AnalysisRow): Analysis {
+export function toAnalysis(row: AnalysisRow): Analysis {
   return {
     id: row.id,
     lotId: row.lot_id,

@@ -3,9 +3,11 @@ import type Database from 'better-sqlite3';
 import { accountsRepository, keysRepository } from './accounts.js';
 import { analysesRepository } from './analyses.js';
 import { catalogsRepository, presetsRepository } from './catalogs.js';
+import { faultsRepository } from './faults.js';
 import { snapshotReader, type StoreContext } from './context.js';
 import { applyFixtures, type Fixtures } from './fixtures.js';
 import { queueRunsRepository } from './queueRuns.js';
+import { snapshotsRepository } from './snapshot.js';
 import { queuesRepository } from './queues.js';
 import { steppedReader } from './readers.js';
 import { templatesRepository } from './templates.js';
@@ -40,6 +42,8 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
     queues: queuesRepository(context),
     queueRuns: queueRunsRepository(context),
     analyses: analysesRepository(context),
+    faults: faultsRepository(context),
+    snapshots: snapshotsRepository(context),
     fixtures: {
       apply: (accountId: string, fixtures: Fixtures) => applyFixtures(store, accountId, fixtures),
     },

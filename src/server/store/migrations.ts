@@ -142,6 +142,27 @@ export const migrations: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 3,
+    description: 'injected faults (admin faults, serve --fault)',
+    // No reference to accounts: a fault outlives a reset (it belongs to the fixture, not to
+    // an account's data) and then matches nobody. remaining is NULL for a fault without end.
+    sql: `
+      CREATE TABLE faults (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('status', 'latency', 'reset-connection')),
+        status INTEGER CHECK (status IN (429, 500, 502, 503, 504)),
+        latency_ms INTEGER CHECK (latency_ms >= 0),
+        rate REAL NOT NULL CHECK (rate >= 0 AND rate <= 1),
+        remaining INTEGER CHECK (remaining >= 0),
+        account_id TEXT,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export function newerVersionError(file: string, version: number, latest = migrations.length): StoreOpenError {

@@ -27,7 +27,7 @@ export interface RunFinished {
   error: 'finished';
 }
 
-interface RunRow {
+export interface RunRow {
   id: string;
   account_id: string;
   queue_id: string;
@@ -41,12 +41,12 @@ interface RunRow {
   finished_at: string | null;
 }
 
-const columns =
+export const columns =
   'id, account_id, queue_id, name, status, estimated_ha, steps, fail_at_step, created_at, started_at, finished_at';
 const FINISHED: ReadonlySet<QueueRunStatus> = new Set(['completed', 'failed', 'cancelled']);
 const ACTIVE_SQL = "status IN ('pending', 'claimed', 'running')";
 
-function toRun(row: RunRow): QueueRun {
+export function toRun(row: RunRow): QueueRun {
   return {
     id: row.id,
     name: row.name,

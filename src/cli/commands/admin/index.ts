@@ -1,46 +1,12 @@
 import type { Command } from 'commander';
-import type * as AdminOperations from '../../../admin/operations.js';
-import type { Store } from '../../../server/store/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import type { CliDeps } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../input.js';
-import { writeLine } from '../../io.js';
 import { integerOption } from '../../parse.js';
-import type { ActionResult, Wrap } from '../../program.js';
-
-interface AdminOptions extends GlobalOptions {
-  db?: string;
-}
-
-type Admin = typeof AdminOperations;
-
-/**
- * Opens the database file (whether or not a server is running on it), runs one operation,
- * and closes it. Server modules load only here, never for other commands.
- */
-async function withStore(options: AdminOptions, deps: CliDeps, operation: (store: Store, admin: Admin) => Promise<ActionResult> | ActionResult) {
-  const { openStore, defaultDatabasePath, adminOperations: admin, AdminError } = await import('../../../embedded.js');
-  let store: Store;
-  try {
-    store = openStore(options.db ?? defaultDatabasePath(deps.env));
-  } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.failed);
-  }
-  try {
-    return await operation(store, admin);
-  } catch (error) {
-    if (error instanceof AdminError) {
-      const code = error.kind === 'not-found' ? ExitCode.notFound : error.kind === 'invalid' ? ExitCode.usage : ExitCode.failed;
-      throw new CliError(error.message, code);
-    }
-    throw error;
-  } finally {
-    store.close();
-  }
-}
-
-const print = (deps: CliDeps, options: AdminOptions, value: unknown, human: string) =>
-  writeLine(deps.io.stdout, options.json ? JSON.stringify(value) : human);
+import type { Wrap } from '../../program.js';
+import { registerAdminFaults } from './faults.js';
+import { opts, print, withDb, withStore } from './shared/store.js';
+import { registerAdminSnapshots } from './snapshot.js';
 
 const runSummary = (run: { id: string; status: string; steps: { order: number; status: string }[] }) =>
   `${run.id} ${run.status} ${run.steps.map((step) => `${step.order}:${step.status}`).join(' ')}`;
@@ -50,9 +16,6 @@ export function registerAdmin(program: Command, deps: CliDeps, wrap: Wrap): void
     .command('admin')
     .description('Manage the embedded service database')
     .addHelpText('after', '\nEvery admin command works on the database file directly, with or without a running server.');
-  const withDb = (command: Command) =>
-    command.option('--db <path>', 'database file (default: the user data directory, as `serve`)');
-  const opts = (command: Command) => command.optsWithGlobals<AdminOptions & Record<string, unknown>>();
 
   const accounts = admin.command('accounts').description('Accounts (an owner and any number of sub-users)');
   withDb(accounts.command('create'))
@@ -212,4 +175,7 @@ export function registerAdmin(program: Command, deps: CliDeps, wrap: Wrap): void
         });
       }),
     );
+
+  registerAdminSnapshots(admin, deps, wrap);
+  registerAdminFaults(admin, deps, wrap);
 }

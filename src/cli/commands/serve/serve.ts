@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import { integerOption, secondsOption } from '../../parse.js';
 import type { Wrap } from '../../program.js';
@@ -15,6 +15,11 @@ export interface ServeOptions extends GlobalOptions {
   readsPerMinute: number;
   writesPerMinute: number;
   accessLog: boolean;
+  rateWindowSeconds?: number;
+  import?: string;
+  exportOnExit?: string;
+  fault: string[];
+  seed?: number;
 }
 
 export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void {
@@ -29,7 +34,12 @@ export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void
     .option('--step-seconds <s>', 'with --simulate, seconds per life-cycle step', secondsOption(0.01), 2)
     .option('--reads-per-minute <n>', 'read limit per account', integerOption(1), 120)
     .option('--writes-per-minute <n>', 'write limit per account', integerOption(1), 30)
+    .option('--rate-window-seconds <s>', 'the rolling window both limits count over', secondsOption(1), 60)
     .option('--no-access-log', 'no access-log line per request on stderr')
+    .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
+    .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM), atomically')
+    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', (value: string, previous: string[]) => [...previous, value], [])
+    .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
     .addHelpText(
       'after',
       `
@@ -37,19 +47,34 @@ Examples:
   $ reportctl serve --demo
   $ reportctl serve --port 0 --db :memory: --json
   $ reportctl serve --demo --simulate --step-seconds 1
+  $ reportctl serve --import fixtures.json --port 0 --json
+  $ reportctl serve --db ci.db --export-on-exit state.json
+  $ reportctl serve --fault 'GET /api/v2/templates=503x2' --fault '* /api/*=latency:500@0.5' --seed 7
 
 The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
-JSON object { url, db, keys? }). SIGINT or SIGTERM finish the requests in flight and stop.`,
+JSON object { url, db, keys? }). SIGINT or SIGTERM finish the requests in flight and stop.
+
+--fault METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]
+  METHOD    GET, POST, PUT, DELETE or * (any)
+  PATH      as requested (/api/v2/templates), a route (/api/v2/templates/:id), or a prefix ending in *
+  ACTION    429, 500, 502, 503 or 504 (answered instead of the request), latency:MS (a delay,
+            then the request), or reset (the connection is destroyed without an answer)
+  xCOUNT    only the next COUNT matching requests (default: every one)
+  @RATE     each matching request with this chance, 0 to 1 (see --seed)
+  #ACCOUNT  only requests with a key of this account
+Faults act after the key and rate-limit checks, before the request does anything. The same as
+\`reportctl admin faults add\`, which also reaches a running server.`,
     )
     .action(wrap(async (_options: unknown, command: Command) => runServe(command.optsWithGlobals<ServeOptions>(), deps)));
 }
 
 /**
  * Hidden knobs for the robustness tests (test/robustness), read from the environment so they
- * stay out of --help: shorter request/header deadlines, a size cap that fakes a full disk, and
- * a rate-limit window short enough to wait out in a test.
+ * stay out of --help: shorter request/header deadlines (the server's own defence against slow
+ * clients) and a size cap that fakes a full disk. What users want of a fixture (a shorter
+ * rate window, faults, slow answers) are options.
  */
-function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTimeoutMs?: number; maxPageCount?: number; rateWindowMs?: number } {
+function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTimeoutMs?: number; maxPageCount?: number } {
   const positive = (name: string) => {
     const value = Number(env[name]);
     return Number.isInteger(value) && value > 0 ? value : undefined;
@@ -58,13 +83,20 @@ function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTim
     requestTimeoutMs: positive('REPORTCTL_REQUEST_TIMEOUT_MS'),
     headersTimeoutMs: positive('REPORTCTL_HEADERS_TIMEOUT_MS'),
     maxPageCount: positive('REPORTCTL_TEST_MAX_PAGE_COUNT'),
-    rateWindowMs: positive('REPORTCTL_TEST_RATE_WINDOW_MS'),
   };
 }
 
 export async function runServe(options: ServeOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const { startServer, defaultDatabasePath } = await import('../../../embedded.js');
-  const dbPath = options.db ?? defaultDatabasePath(deps.env);
+  const { startServer, defaultDatabasePath, adminFaults, AdminError } = await import('../../../embedded.js');
+  // A fixture loaded at start is what the run wants, not the data directory's database.
+  const dbPath = options.db ?? (options.import !== undefined ? ':memory:' : defaultDatabasePath(deps.env));
+  let faults;
+  try {
+    faults = options.fault.map((spec) => adminFaults.parseFaultSpec(spec));
+  } catch (error) {
+    if (error instanceof AdminError) throw new UsageError(error.message);
+    throw error;
+  }
   let server;
   try {
     server = await startServer({
@@ -79,6 +111,11 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       warn: (message: string) => writeLine(deps.io.stderr, message),
       errorLog: (error: unknown) =>
         writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      rateWindowMs: Math.round((options.rateWindowSeconds ?? 60) * 1000),
+      ...(options.import !== undefined ? { importFile: options.import } : {}),
+      ...(options.exportOnExit !== undefined ? { exportOnExit: options.exportOnExit } : {}),
+      faults,
+      ...(options.seed !== undefined ? { faultSeed: options.seed } : {}),
       ...testHooks(deps.env),
     });
   } catch (error) {
@@ -111,6 +148,10 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     if (deps.signal.aborted) return resolve();
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  await server.close();
+  try {
+    await server.close();
+  } catch (error) {
+    throw new CliError(`stopped, but ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
+  }
   return ExitCode.ok;
 }

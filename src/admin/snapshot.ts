@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { issuePath } from '../contract/index.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, snapshotSchema, type Snapshot } from '../contract/snapshot.js';
+import type { Store } from '../server/store/index.js';
+import { SnapshotConflict } from '../server/store/snapshot.js';
+import { AdminError } from './errors.js';
+
+/** The whole state of the database as one snapshot document. */
+export function exportSnapshot(store: Store, now: () => Date = () => new Date()): Snapshot {
+  return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_FORMAT_VERSION, exportedAt: now().toISOString(), ...store.snapshots.read() };
+}
+
+/**
+ * Checks a document read from a snapshot file. A newer format version is named as such
+ * (upgrade reportctl), anything else that does not fit the schema is listed by path.
+ */
+export function checkSnapshot(document: unknown, source: string): Snapshot {
+  const head = (document ?? {}) as { format?: unknown; version?: unknown };
+  if (typeof document !== 'object' || document === null || head.format !== SNAPSHOT_FORMAT) {
+    throw new AdminError('invalid', `${source} is not a reportctl snapshot (no "format": "${SNAPSHOT_FORMAT}")`);
+  }
+  if (typeof head.version === 'number' && head.version > SNAPSHOT_FORMAT_VERSION) {
+    throw new AdminError(
+      'conflict',
+      `${source} was written by a newer reportctl (snapshot format version ${head.version}; this one reads up to ${SNAPSHOT_FORMAT_VERSION}); upgrade reportctl. Nothing was imported`,
+    );
+  }
+  const parsed = snapshotSchema.safeParse(document);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path) || '(top level)'}: ${issue.message}`);
+    const more = parsed.error.issues.length > 5 ? `; and ${parsed.error.issues.length - 5} more` : '';
+    throw new AdminError('invalid', `${source} is damaged: ${issues.join('; ')}${more}. Nothing was imported`);
+  }
+  // The stored bodies are the document's own objects, not zod's copies: zod rebuilds objects
+  // with their known keys first, and the API's bytes depend on the original key order.
+  return document as Snapshot;
+}
+
+/**
+ * Loads a checked snapshot, all or nothing. A database with accounts is refused unless
+ * `replace`; with it, every account and its data are replaced (catalogs and presets too).
+ */
+export function importSnapshot(store: Store, snapshot: Snapshot, options: { replace?: boolean; source: string }): { accounts: number } {
+  if (!options.replace && store.snapshots.hasAccounts()) {
+    throw new AdminError('conflict', `the database already has accounts; pass --replace to replace everything in it with ${options.source}`);
+  }
+  const { format: _format, version: _version, exportedAt: _exportedAt, ...tables } = snapshot;
+  try {
+    store.snapshots.write(tables);
+  } catch (error) {
+    if (error instanceof SnapshotConflict || (error as { code?: unknown }).code?.toString().startsWith('SQLITE_CONSTRAINT')) {
+      throw new AdminError('invalid', `${options.source} is damaged: ${(error as Error).message}. Nothing was imported`);
+    }
+    throw error;
+  }
+  return { accounts: tables.accounts.length };
+}
+
+/** Every account and its data gone; catalogs, presets and faults stay. */
+export function resetDatabase(store: Store): { accounts: number } {
+  return store.snapshots.reset();
+}
+
+/**
+ * Writes a snapshot so that the file is either the old one or the whole new one: a temporary
+ * file beside it (mode 0600: it holds key hashes), flushed to disk, then renamed over it.
+ */
+export function writeSnapshotFile(file: string, snapshot: Snapshot): void {
+  try {
+    writeAtomically(path.resolve(file), `${JSON.stringify(snapshot)}\n`);
+  } catch (error) {
+    throw new AdminError('failed', `cannot write the snapshot to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** Whether a snapshot could be written there: checked at start, not found out at exit. */
+export function checkSnapshotTarget(file: string): void {
+  const directory = path.dirname(path.resolve(file));
+  try {
+    fs.accessSync(directory, fs.constants.W_OK);
+  } catch (error) {
+    throw new AdminError('failed', `cannot write a snapshot to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)} on ${directory}`);
+  }
+}
+
+function writeAtomically(target: string, text: string): void {
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = fs.openSync(temporary, 'wx', 0o600);
+  try {
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(temporary, target);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** A snapshot file read and checked (AdminError for a missing, unreadable or damaged one). */
+export function readSnapshotFile(file: string): Snapshot {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AdminError('invalid', `cannot read snapshot ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseSnapshotText(text, file);
+}
+
+export function parseSnapshotText(text: string, source: string): Snapshot {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new AdminError('invalid', `${source} is damaged: not valid JSON (${error instanceof Error ? error.message : String(error)}). Nothing was imported`);
+  }
+  return checkSnapshot(document, source);
+}

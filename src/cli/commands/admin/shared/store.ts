@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import type * as AdminOperations from '../../../../admin/operations.js';
+import type * as EmbeddedModule from '../../../../embedded.js';
+import type { Store } from '../../../../server/store/index.js';
+import type { CliDeps, GlobalOptions } from '../../../context.js';
+import { CliError, ExitCode } from '../../../errors.js';
+import { writeLine } from '../../../io.js';
+import type { ActionResult } from '../../../program.js';
+
+export interface AdminOptions extends GlobalOptions {
+  db?: string;
+}
+
+export type Admin = typeof AdminOperations;
+/** The embedded bundle, for verbs that need more than the operations (snapshots, faults). */
+export type Embedded = typeof EmbeddedModule;
+
+/** Loads the embedded bundle (server modules load only for `serve` and `admin`). */
+export const loadEmbedded = (): Promise<Embedded> => import('../../../../embedded.js');
+
+/** An AdminError as the CLI's error: not found 4, invalid 2, anything else 1. */
+export function adminFailure(error: unknown, embedded: Embedded): unknown {
+  if (!(error instanceof embedded.AdminError)) return error;
+  const code = error.kind === 'not-found' ? ExitCode.notFound : error.kind === 'invalid' ? ExitCode.usage : ExitCode.failed;
+  return new CliError(error.message, code);
+}
+
+/**
+ * Opens the database file (whether or not a server is running on it), runs one operation,
+ * and closes it. Server modules load only here, never for other commands.
+ */
+export async function withStore(
+  options: AdminOptions,
+  deps: CliDeps,
+  operation: (store: Store, admin: Admin, embedded: Embedded) => Promise<ActionResult> | ActionResult,
+) {
+  const embedded = await loadEmbedded();
+  const { openStore, defaultDatabasePath, adminOperations: admin } = embedded;
+  let store: Store;
+  try {
+    store = openStore(options.db ?? defaultDatabasePath(deps.env));
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.failed);
+  }
+  try {
+    return await operation(store, admin, embedded);
+  } catch (error) {
+    throw adminFailure(error, embedded);
+  } finally {
+    store.close();
+  }
+}
+
+export const print = (deps: CliDeps, options: AdminOptions, value: unknown, human: string) =>
+  writeLine(deps.io.stdout, options.json ? JSON.stringify(value) : human);
+
+export const withDb = (command: Command) =>
+  command.option('--db <path>', 'database file (default: the user data directory, as `serve`)');
+export const opts = (command: Command) => command.optsWithGlobals<AdminOptions & Record<string, unknown>>();
