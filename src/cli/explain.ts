@@ -18,6 +18,7 @@ export function explainError(error: unknown, _env: Env): { lines: string[]; exit
       return { lines, exitCode: ExitCode.auth };
     }
     if (error.status === 404) return { lines, exitCode: ExitCode.notFound };
+    if (error.status < 400) lines.push('hint: if the service has moved and you trust the new address, set it with --base-url');
     return { lines, exitCode: ExitCode.failed };
   }
   if (error instanceof NetworkError) return { lines: [`reportctl: ${error.message}`, networkHint(error)], exitCode: ExitCode.network };

@@ -147,7 +147,8 @@ export class ApiClient {
         await this.backoff(transient, `service answered ${result.status}`, signal);
         continue;
       }
-      if (result.status >= 400) throw toApiError(result, method);
+      // A 3xx is not success either: redirects are not followed (the key would go along).
+      if (result.status >= 300) throw toApiError(result, method);
       return result;
     }
   }
@@ -232,7 +233,7 @@ export class ApiClient {
       try {
         parsed = JSON.parse(text);
       } catch {
-        if (response.statusCode < 400) throw new UnexpectedResponseError(url, 'the body is not JSON');
+        if (response.statusCode < 300) throw new UnexpectedResponseError(url, 'the body is not JSON');
         parsed = text;
       }
     }
@@ -257,6 +258,11 @@ export function retryAfterMs(header: string | undefined, now: number): number {
 }
 
 function toApiError(result: ApiResult, method: string): ApiResponseError {
+  if (result.status < 400) {
+    const location = result.headers.location;
+    const message = `the service answered ${result.status}, a redirect${location ? ` to ${location}` : ''}; reportctl does not follow redirects`;
+    return new ApiResponseError(result.status, `HTTP_${result.status}`, message, [], method, result.url);
+  }
   const body = errorBodySchema.safeParse(result.body);
   if (body.success) {
     return new ApiResponseError(result.status, body.data.error, body.data.message, body.data.issues ?? [], method, result.url);

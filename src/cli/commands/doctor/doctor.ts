@@ -82,10 +82,12 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
       checks.push({ name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' });
     } else if (result.status === 401) {
       checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: 'get a new key and run `reportctl auth login`' });
-    } else if (result.status < 400 || result.status === 429) {
+    } else if (result.status >= 200 && result.status < 300) {
       checks.push({ name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` });
     } else {
-      checks.push({ name: 'api key', status: 'warn', detail: `could not check the key: the service answered ${result.status}` });
+      // Only a 2xx proves the key. A 429 may come before the key is looked at (unknown keys
+      // are limited per address), and a redirect was not followed: the key was not checked.
+      checks.push({ name: 'api key', status: 'fail', ...uncheckedKey(result.status, 'error' in result ? result.error : undefined) });
     }
     const serverDate = Date.parse(result.headers.date ?? '');
     if (Number.isFinite(serverDate)) {
@@ -114,4 +116,16 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     }
   }
   return checks.some((check) => check.status === 'fail') ? ExitCode.failed : ExitCode.ok;
+}
+
+/** Why the key could not be checked, and what to do about it. */
+function uncheckedKey(status: number, error: Error | undefined): Pick<DoctorCheck, 'detail' | 'fix'> {
+  if (status === 429) {
+    const wait = error && 'retryAfterSeconds' in error ? ` (it asks to wait ${String(error.retryAfterSeconds)} s)` : '';
+    return { detail: `not checked: the service is rate limiting requests${wait}`, fix: 'run `reportctl doctor` again later' };
+  }
+  if (status >= 300 && status < 400) {
+    return { detail: `not checked: ${error?.message ?? `the service answered ${status}`}`, fix: 'if the service has moved and you trust the new address, set it with --base-url' };
+  }
+  return { detail: `not checked: the service answered ${status}` };
 }
