@@ -1,9 +1,19 @@
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import { CliError, ExitCode, type ExitCodeValue } from './errors.js';
 import type { Env } from './io.js';
+import { visible } from './sanitize.js';
 
-/** Any error as the lines a person reads on stderr, and the exit code it means. */
-export function explainError(error: unknown, _env: Env): { lines: string[]; exitCode: ExitCodeValue } {
+/**
+ * Any error as the lines a person reads on stderr, and the exit code it means. Messages,
+ * issues and hints may carry the service's text, so every line has its control characters
+ * made visible.
+ */
+export function explainError(error: unknown, env: Env): { lines: string[]; exitCode: ExitCodeValue } {
+  const explained = explain(error, env);
+  return { lines: explained.lines.map(visible), exitCode: explained.exitCode };
+}
+
+function explain(error: unknown, _env: Env): { lines: string[]; exitCode: ExitCodeValue } {
   if (error instanceof CliError) {
     return { lines: [`reportctl: ${error.message}`, ...(error.hint ? [`hint: ${error.hint}`] : [])], exitCode: error.exitCode };
   }

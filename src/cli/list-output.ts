@@ -4,7 +4,7 @@ import type { Paginated } from '../contract/index.js';
 import type { CliDeps } from './context.js';
 import { UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
-import { pageFooter, printJson, printTable, type Column } from './output.js';
+import { jsonText, pageFooter, printJson, printTable, type Column } from './output.js';
 import type { Session } from './session.js';
 import { writeLine } from './io.js';
 
@@ -32,7 +32,7 @@ export async function printList<T extends z.ZodType>(
       deps.io.stdout.write('[');
       let first = true;
       for await (const item of allItems(client, request.path, request.itemSchema, request.query, deps.signal)) {
-        deps.io.stdout.write((first ? '' : ',') + JSON.stringify(item));
+        deps.io.stdout.write((first ? '' : ',') + jsonText(deps, item));
         first = false;
       }
       writeLine(deps.io.stdout, ']');

@@ -97,14 +97,18 @@ export class ApiClient {
     return this.parse(schema, await this.request(method, path, { body }));
   }
 
-  /** Reads a 2xx body leniently: unknown fields pass, but the shape must be the contract's. */
+  /**
+   * Reads a 2xx body leniently: unknown fields pass, but the shape must be the contract's.
+   * Returns the service's own value, not zod's copy: the same content (response schemas have
+   * no defaults or transforms) in the service's key order, so --json prints what it sent.
+   */
   parse<T extends z.ZodType>(schema: T, result: ApiResult): z.infer<T> {
     const parsed = schema.safeParse(result.body);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new UnexpectedResponseError(result.url, first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'invalid body');
     }
-    return parsed.data;
+    return result.body as z.infer<T>;
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResult> {

@@ -5,6 +5,7 @@ import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
+import { visible } from '../../sanitize.js';
 
 export interface DoctorCheck {
   name: string;
@@ -111,8 +112,9 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     const tty = isStdoutTTY(deps.io);
     const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
     for (const check of checks) {
-      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${check.detail}`);
-      if (check.fix) writeLine(deps.io.stdout, `    fix: ${check.fix}`);
+      // Details may quote the service (where a redirect points).
+      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${visible(check.detail)}`);
+      if (check.fix) writeLine(deps.io.stdout, `    fix: ${visible(check.fix)}`);
     }
   }
   return checks.some((check) => check.status === 'fail') ? ExitCode.failed : ExitCode.ok;

@@ -12,11 +12,7 @@ export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap)
 }
 
 export async function runTemplatesGet(id: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson }, { writeLine }] = await Promise.all([
-    import('../../session.js'),
-    import('../../output.js'),
-    import('../../io.js'),
-  ]);
+  const [{ connect }, { printJson, printFields }] = await Promise.all([import('../../session.js'), import('../../output.js')]);
   const session = await connect(options, deps);
   const template = await session.api.templates.get(id);
   if (options.json) return printJson(deps, template);
@@ -35,6 +31,5 @@ export async function runTemplatesGet(id: string, options: GlobalOptions, deps: 
   if (template.formula) rows.push(['formula', template.formula]);
   if (template.saviL !== undefined) rows.push(['saviL', String(template.saviL)]);
   rows.push(['created', template.createdAt], ['updated', template.updatedAt]);
-  const width = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+  printFields(deps, style, rows);
 }

@@ -4,6 +4,7 @@ import { templateBodySchema, toValidationIssues, type Template } from '../../../
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure } from '../../errors.js';
 import { writeLine } from '../../io.js';
+import { visible } from '../../sanitize.js';
 import { explainTemplateIssues, issueLines } from './explain.js';
 
 /**
@@ -38,7 +39,7 @@ async function reportIssues(
   issues: Parameters<typeof issueLines>[0],
   headline: string,
 ): Promise<never> {
-  writeLine(deps.io.stderr, `reportctl: ${headline}`);
+  writeLine(deps.io.stderr, `reportctl: ${visible(headline)}`);
   for (const line of issueLines(issues)) writeLine(deps.io.stderr, line);
   let hints: string[] = [];
   try {
