@@ -196,13 +196,14 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
         else if (path === '/api/v2/templates/presets') json(response, 200, page(preset, GOOD.preset));
         else json(response, 404, { error: 'NOT_FOUND', message: 'no' });
       });
-      const env = { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir() };
+      // A generous wait: on a loaded machine 2 s may pass before the answer, and no ids come.
+      const env = { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
       for (const [line, good] of cases) {
         expect(await completeIn(shell, line, env, binDir), line).toEqual([good]);
       }
       expect(service.requests.length).toBe(cases.length);
       expectNoMarks();
-    });
+    }, 120_000);
 
     // `__complete` already drops such ids; this proves the script does not rely on it (an
     // older reportctl on PATH, or a compromised one, prints them straight to the script).
@@ -216,6 +217,6 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
       expect((await completeIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       expectNoMarks();
       expect(existsSync(marks)).toBe(true);
-    });
+    }, 60_000);
   }
 });
