@@ -148,8 +148,18 @@ _reportctl_ids() {
   # Ids from the service with the profile's key; silent and quick on any failure.
   command reportctl __complete "$1" 2>/dev/null
 }
+_reportctl_reply() {
+  # Offers the lines of stdin that are plain ids and start with $1. Never compgen -W here: it
+  # expands $(…) and backticks in its word list, and these lines come from the service.
+  local line pattern='^[A-Za-z0-9_-]{1,128}$'
+  COMPREPLY=()
+  while IFS= read -r line; do
+    [[ "$line" =~ $pattern && "$line" == "$1"* ]] && COMPREPLY+=("$line")
+  done
+  return 0
+}
 _reportctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" path="" word i skip=0
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
@@ -158,19 +168,20 @@ _reportctl() {
       --) break ;;
       -*=*) continue ;;
       -*)
-        case " $(_reportctl_value_flags "$path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
+        case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
         continue ;;
     esac
-    case " $(_reportctl_subcommands "$path") " in *" $word "*) path="${path:+$path }$word" ;; esac
+    case " $(_reportctl_subcommands "$command_path") " in *" $word "*) command_path="${command_path:+$command_path }$word" ;; esac
   done
   if [[ "$prev" == -* ]]; then
-    case " $(_reportctl_value_flags "$path") $(_reportctl_value_flags '') " in
+    case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in
       *" $prev "*)
         local values
-        values="$(_reportctl_choices "$path|$prev")"
+        values="$(_reportctl_choices "$command_path|$prev")"
         [[ -z "$values" ]] && values="$(_reportctl_choices "|$prev")"
-        if [[ "$values" == @* ]]; then values="$(_reportctl_ids "${values#@}")"; fi
-        if [[ -n "$values" ]]; then
+        if [[ "$values" == @* ]]; then
+          _reportctl_reply "$cur" < <(_reportctl_ids "${values#@}")
+        elif [[ -n "$values" ]]; then
           COMPREPLY=($(compgen -W "$values" -- "$cur"))
         else
           COMPREPLY=()
@@ -179,19 +190,19 @@ _reportctl() {
     esac
   fi
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_reportctl_flags "$path") $(_reportctl_flags '')" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_reportctl_flags "$command_path") $(_reportctl_flags '')" -- "$cur"))
     return 0
   fi
   local subs
-  subs="$(_reportctl_subcommands "$path")"
+  subs="$(_reportctl_subcommands "$command_path")"
   if [[ -n "$subs" ]]; then
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
     return 0
   fi
   local kind
-  kind="$(_reportctl_dynamic "$path")"
+  kind="$(_reportctl_dynamic "$command_path")"
   if [[ -n "$kind" ]]; then
-    COMPREPLY=($(compgen -W "$(_reportctl_ids "$kind")" -- "$cur"))
+    _reportctl_reply "$cur" < <(_reportctl_ids "$kind")
     return 0
   fi
   COMPREPLY=()

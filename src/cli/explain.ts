@@ -1,6 +1,7 @@
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { CliError, cliErrorCode, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
+import { visible } from './sanitize.js';
 
 /**
  * Any failure, once: what people read on stderr (`lines`) and what a script reads with
@@ -21,7 +22,16 @@ function failure(error: string, message: string, exitCode: ExitCodeValue, hints:
   return { error, message, exitCode, hints, lines: [`reportctl: ${message}`, ...hints.map((hint) => `hint: ${hint}`)], ...extra };
 }
 
+/**
+ * Any error, explained once. Messages, issues and hints may carry the service's text, so every
+ * line people read has its control characters made visible.
+ */
 export function explainError(error: unknown): Failure {
+  const failure = describe(error);
+  return { ...failure, lines: failure.lines.map(visible) };
+}
+
+function describe(error: unknown): Failure {
   if (error instanceof CliError) {
     const { code, status, issues = [], message = error.message } = error.details;
     const hints = [...(error.hint ? [error.hint] : []), ...(error.details.hints ?? [])];
@@ -42,6 +52,7 @@ export function explainError(error: unknown): Failure {
   if (error instanceof ApiResponseError) {
     const exitCode = error.status === 401 ? ExitCode.auth : error.status === 404 ? ExitCode.notFound : ExitCode.failed;
     const hints = error.status === 401 ? [keyHint(error.keySource)] : [];
+    if (error.status < 400) hints.push('if the service has moved and you trust the new address, set it with --base-url');
     return {
       error: error.code,
       message: error.message,
@@ -79,7 +90,7 @@ export function failureJson(failure: Failure): string {
 
 /** `  margins.top: Too small` for each issue; the body itself is `(body)`. */
 export function issueLines(issues: readonly ValidationIssue[]): string[] {
-  return issues.map((issue) => `  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`);
+  return issues.map((issue) => visible(`  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Paginated } from '../contract/index.js';
 import type { CliDeps } from './context.js';
 import { UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
-import { pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
+import { jsonText, pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
 import type { Session } from './session.js';
 import { isStdoutTTY, writeData, writeLine } from './io.js';
 
@@ -32,7 +32,7 @@ export async function printList<T extends z.ZodType>(
     if (options.json) {
       let separator = '[';
       for await (const item of items) {
-        await writeData(deps.io.stdout, separator + JSON.stringify(item));
+        await writeData(deps.io.stdout, separator + jsonText(deps, item));
         separator = ',';
       }
       await writeData(deps.io.stdout, separator === '[' ? '[]\n' : ']\n');

@@ -1,9 +1,32 @@
 import type { CliDeps } from './context.js';
 import { isStdoutTTY, terminalWidth, writeLine } from './io.js';
+import { jsonForTerminal, visible } from './sanitize.js';
 import type { Style } from './style.js';
 
+/** The service's JSON: exactly as it came when piped; indented, C1 escaped, on a terminal. */
 export function printJson(deps: CliDeps, value: unknown): void {
-  writeLine(deps.io.stdout, JSON.stringify(value, null, isStdoutTTY(deps.io) ? 2 : undefined));
+  writeLine(deps.io.stdout, jsonText(deps, value, isStdoutTTY(deps.io) ? 2 : undefined));
+}
+
+/** One JSON value for stdout; on a terminal, with the control characters JSON leaves raw escaped. */
+export function jsonText(deps: CliDeps, value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, null, indent);
+  return isStdoutTTY(deps.io) ? jsonForTerminal(text) : text;
+}
+
+/** Text and how to paint it. The text is made visible (it may come from the service), then painted. */
+export type Segment = readonly [text: string, paint?: (text: string) => string];
+
+export function paint(segments: readonly Segment[]): string {
+  return segments.map(([text, paintText]) => (paintText && text !== '' ? paintText(visible(text)) : visible(text))).join('');
+}
+
+/** A record as aligned `label  value` lines (templates get, queue-runs get, auth status …). */
+export function printFields(deps: CliDeps, style: Style, fields: [label: string, value: string | readonly Segment[]][], indent = ''): void {
+  const width = Math.max(...fields.map(([label]) => label.length));
+  for (const [label, value] of fields) {
+    writeLine(deps.io.stdout, `${indent}${style.dim(label.padEnd(width))}  ${paint(typeof value === 'string' ? [[value]] : value)}`);
+  }
 }
 
 /** As many characters of an id as people need to tell items apart (and commands accept as a prefix). */
@@ -30,9 +53,9 @@ export interface Column<T> {
   color?(text: string, row: T, style: Style): string;
 }
 
-/** One tab-separated line; tabs and newlines inside a value become spaces. */
+/** One tab-separated line; control characters made visible, tabs and newlines spaces. */
 export function tsvRow<T>(columns: Column<T>[], row: T): string {
-  return columns.map((column) => column.value(row).replace(/[\t\n]/g, ' ')).join('\t');
+  return columns.map((column) => visible(column.value(row))).join('\t');
 }
 
 /**
@@ -40,13 +63,15 @@ export function tsvRow<T>(columns: Column<T>[], row: T): string {
  * when piped, so scripts can cut columns.
  */
 export async function printTable<T>(deps: CliDeps, style: Style, columns: Column<T>[], rows: T[]): Promise<void> {
+  // Cells come from the service: control characters made visible, tabs and newlines spaces.
   if (!isStdoutTTY(deps.io)) {
     for (const row of rows) writeLine(deps.io.stdout, tsvRow(columns, row));
     return;
   }
+  const cells = rows.map((row) => columns.map((column) => visible(column.value(row))));
   const { default: Table } = await import('cli-table3');
   const width = terminalWidth(deps.io);
-  const widths = columns.map((column) => Math.max(column.header.length, ...rows.map((row) => column.value(row).length)) + 2);
+  const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((values) => values[index]!.length)) + 2);
   // Borders take one column each plus one. Shorten the widest column that may be shortened
   // until the table fits: the readable ones (names) last, ids never.
   let excess = widths.reduce((sum, size) => sum + size, 0) + columns.length + 1 - width;
@@ -73,9 +98,9 @@ export async function printTable<T>(deps: CliDeps, style: Style, columns: Column
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     style: { head: [], border: [] },
   });
-  for (const row of rows) {
-    table.push(columns.map((column) => (column.color ? column.color(column.value(row), row, style) : column.value(row))));
-  }
+  rows.forEach((row, at) => {
+    table.push(columns.map((column, index) => (column.color ? column.color(cells[at]![index]!, row, style) : cells[at]![index]!)));
+  });
   writeLine(deps.io.stdout, table.toString());
 }
 

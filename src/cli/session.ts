@@ -5,6 +5,7 @@ import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { colorEnabled, isStderrTTY, writeLine } from './io.js';
 import { loadStyle, type Style } from './style.js';
+import { visible } from './sanitize.js';
 import { importPackage } from './import-package.js';
 
 /** What a command that talks to the service needs, built once per invocation. */
@@ -61,7 +62,8 @@ export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Se
     userAgent: 'reportctl',
     keySource: settings.sources.apiKey,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, line) } : {}),
+    // Response headers are the service's text.
+    ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, visible(line)) } : {}),
     onWait: (reason, _ms, cause) => {
       // On a terminal the spinner says it. Piped, a rate-limit wait is said (it may last a
       // minute and must not look like a hang); quick retries only with --verbose, so a

@@ -101,14 +101,18 @@ export class ApiClient {
     return this.parse(schema, await this.request(method, path, { body }));
   }
 
-  /** Reads a 2xx body leniently: unknown fields pass, but the shape must be the contract's. */
+  /**
+   * Reads a 2xx body leniently: unknown fields pass, but the shape must be the contract's.
+   * Returns the service's own value, not zod's copy: the same content (response schemas have
+   * no defaults or transforms) in the service's key order, so --json prints what it sent.
+   */
   parse<T extends z.ZodType>(schema: T, result: ApiResult): z.infer<T> {
     const parsed = schema.safeParse(result.body);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new UnexpectedResponseError(result.url, first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'invalid body');
     }
-    return parsed.data;
+    return result.body as z.infer<T>;
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResult> {
@@ -152,7 +156,8 @@ export class ApiClient {
         continue;
       }
       if (result.status === 304 && options.headers?.['if-none-match'] !== undefined) return result;
-      if (result.status >= 400) {
+      // A 3xx is not success either: redirects are not followed (the key would go along).
+      if (result.status >= 300) {
         const error = toApiError(result, method);
         if (result.status === 401 && this.options.keySource !== undefined) error.keySource = this.options.keySource;
         throw error;
@@ -242,7 +247,7 @@ export class ApiClient {
       try {
         parsed = JSON.parse(text);
       } catch {
-        if (response.statusCode < 400) throw new UnexpectedResponseError(url, 'the body is not JSON');
+        if (response.statusCode < 300) throw new UnexpectedResponseError(url, 'the body is not JSON');
         parsed = text;
       }
     }
@@ -267,6 +272,11 @@ export function retryAfterMs(header: string | undefined, now: number): number {
 }
 
 function toApiError(result: ApiResult, method: string): ApiResponseError {
+  if (result.status < 400) {
+    const location = result.headers.location;
+    const message = `the service answered ${result.status}, a redirect${location ? ` to ${location}` : ''}; reportctl does not follow redirects`;
+    return new ApiResponseError(result.status, `HTTP_${result.status}`, message, [], method, result.url);
+  }
   const body = errorBodySchema.safeParse(result.body);
   if (body.success) {
     return new ApiResponseError(result.status, body.data.error, body.data.message, body.data.issues ?? [], method, result.url);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { fakeService, json } from '../helpers/fake-service.js';
 
 let server: TestServer;
 let key: string;
@@ -87,5 +88,18 @@ describe('reportctl api', () => {
     expect(notJson.stderr).toContain('--input');
     const field = await runCli(['api', 'POST', '/api/v2/templates', '-F', 'novalue'], { env: env() });
     expect(field.code).toBe(2);
+  });
+
+  it('a redirect is not success: exit 1, naming where it points, and it is not followed (issue 17, item 6)', async () => {
+    const elsewhere = await fakeService((_request, response) => json(response, 200, { followed: true }));
+    for (const status of [301, 302, 307, 308]) {
+      const service = await fakeService((_request, response) => json(response, status, { moved: true }, { location: `${elsewhere.url}/api/v2/queues` }));
+      const result = await runCli(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: key } });
+      expect(result.code, `${status}: ${result.stderr}`).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`answered ${status}, a redirect to ${elsewhere.url}/api/v2/queues`);
+      expect(result.stderr).toMatch(/^hint: .*--base-url/m);
+    }
+    expect(elsewhere.requests).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
 import { startServe, tempDir } from '../helpers/server.js';
 import { itWith } from '../helpers/programs.js';
+import { fakeService, json } from '../helpers/fake-service.js';
 
 const files = { bash: 'completions/reportctl.bash', zsh: 'completions/_reportctl', fish: 'completions/reportctl.fish' } as const;
 
@@ -120,4 +121,102 @@ print -l -- "\${COMPREPLY[@]}"`;
       await server.stop();
     }
   });
+});
+
+/**
+ * What `shell` offers for `line` (completing its last word), with `path` first on PATH. Not
+ * spawnSync: a fake service in this process must answer while the shell runs.
+ */
+async function completeIn(shell: keyof typeof files, line: string, env: Record<string, string>, path: string): Promise<string[]> {
+  const script = scriptFor(shell);
+  const words = `COMP_LINE=${JSON.stringify(line)}`;
+  const split = shell === 'zsh' ? 'COMP_WORDS=(${=COMP_LINE})' : 'read -ra COMP_WORDS <<< "$COMP_LINE"';
+  const program =
+    shell === 'fish'
+      ? `source ${script}; complete -C ${JSON.stringify(line)}`
+      : `${shell === 'zsh' ? 'autoload -U compinit && compinit -u\nsetopt ksharrays\n' : ''}source ${JSON.stringify(script)}
+${words}
+${split}
+[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+_reportctl
+printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const args = { bash: ['--norc', '--noprofile', '-c'], zsh: ['-f', '-c'], fish: ['--no-config', '-c'] }[shell];
+  const child = spawn(shell, [...args, program], { env: { ...process.env, ...env, PATH: `${path}:${process.env.PATH}` } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(status, stderr).toBe(0);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((row) => row.split('\t')[0]!);
+}
+
+describe('completion never runs what the service sends (issue 17, item 1)', () => {
+  // Where the attack would leave its mark: a file per form, in a folder of its own.
+  const marks = tempDir('reportctl-marks-');
+  const HOSTILE = [
+    `$(touch\${IFS}${marks}/dollar)`,
+    `\`touch\${IFS}${marks}/backtick\``,
+    `x;touch\${IFS}${marks}/semicolon`,
+    `ok-$(touch\${IFS}${marks}/suffix)`,
+    `two\nlines$(touch\${IFS}${marks}/newline)`,
+  ];
+  const GOOD = { template: 'tpl-3c44560e', run: 'run_42', preset: 'preset-counting-summary' };
+  const shells = ['bash', 'zsh', 'fish'] as const;
+  const cases: [line: string, good: string][] = [
+    ['reportctl templates get ', GOOD.template],
+    ['reportctl queue-runs watch ', GOOD.run],
+    ['reportctl templates create --from-preset ', GOOD.preset],
+  ];
+
+  const its = { bash: it, zsh: itWith('zsh'), fish: itWith('fish') };
+
+  function expectNoMarks(): void {
+    expect(readdirSync(marks)).toEqual([]);
+  }
+
+  for (const shell of shells) {
+    its[shell](`${shell}: ids from a hostile service are dropped, never run; good ids are still offered`, async () => {
+      const stamp = '2026-01-01T00:00:00.000Z';
+      const template = (id: string) => ({ id, userId: 'u', name: 'n', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt', reportCategory: 'general', selectedStatistics: [], createdAt: stamp, updatedAt: stamp });
+      const run = (id: string) => ({ id, name: 'n', queueId: 'q', status: 'pending', estimatedHa: 1, steps: [], createdAt: stamp, startedAt: null, finishedAt: null });
+      const preset = (id: string) => ({ id, name: 'n', description: 'd', analysisType: 'counting', reportCategory: 'general', seedPayload: {} });
+      const page = <T>(make: (id: string) => T, good: string) => {
+        const data = [...HOSTILE, good].map(make);
+        return { total: data.length, page: 1, limit: 100, data };
+      };
+      const service = await fakeService((request, response) => {
+        const path = (request.url ?? '').split('?')[0];
+        if (path === '/api/v2/templates') json(response, 200, page(template, GOOD.template));
+        else if (path === '/api/v2/queue-runs') json(response, 200, page(run, GOOD.run));
+        else if (path === '/api/v2/templates/presets') json(response, 200, page(preset, GOOD.preset));
+        else json(response, 404, { error: 'NOT_FOUND', message: 'no' });
+      });
+      // A generous wait: on a loaded machine 2 s may pass before the answer, and no ids come.
+      const env = { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
+      for (const [line, good] of cases) {
+        expect(await completeIn(shell, line, env, binDir), line).toEqual([good]);
+      }
+      expect(service.requests.length).toBe(cases.length);
+      expectNoMarks();
+    }, 120_000);
+
+    // `__complete` already drops such ids; this proves the script does not rely on it (an
+    // older reportctl on PATH, or a compromised one, prints them straight to the script).
+    its[shell](`${shell}: the script itself never evaluates what \`reportctl __complete\` prints`, async () => {
+      const stubDir = tempDir('reportctl-stub-');
+      const stub = join(stubDir, 'reportctl');
+      writeFileSync(stub, `#!/bin/sh\ncat <<'LINES'\n${[...HOSTILE.filter((id) => !id.includes('\n')), 'tpl-3c44560e', 'tpl-ffff'].join('\n')}\nLINES\n`);
+      chmodSync(stub, 0o755);
+      expect(await completeIn(shell, 'reportctl templates get tpl-3', {}, stubDir)).toEqual(['tpl-3c44560e']);
+      expect((await completeIn(shell, 'reportctl templates get ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      expect((await completeIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      expectNoMarks();
+      expect(existsSync(marks)).toBe(true);
+    }, 60_000);
+  }
 });

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { fakeService, json } from '../helpers/fake-service.js';
 
 interface Check {
   name: string;
@@ -60,5 +61,31 @@ describe('reportctl doctor', () => {
     expect(checks['config file']!.fix).toBe(`chmod 600 ${file}`);
     // The profile's key and URL were used: the service check passed.
     expect(checks['api key']!.status).toBe('ok');
+  });
+
+  // Issue 17, item 6: only a 2xx proves the key. A service that limits per address answers
+  // 429 before it looks at the key, so an unknown key was reported accepted.
+  it('a 429 means the key was not checked: fail, exit 1, never "accepted"', async () => {
+    const service = await fakeService((_request, response) =>
+      json(response, 429, { error: 'RATE_LIMITED', message: 'too many requests' }, { 'retry-after': '42' }),
+    );
+    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_unknown' } });
+    expect(result.code).toBe(1);
+    const key = checksOf(result.stdout)['api key']!;
+    expect(key.status).toBe('fail');
+    expect(key.detail).toBe('not checked: the service is rate limiting requests (it asks to wait 42 s)');
+    // One request: doctor does not wait out the limit.
+    expect(service.requests.length).toBe(1);
+  });
+
+  it.each([301, 302, 304, 307])('a %i is not success: the key was not checked, exit 1', async (status) => {
+    const service = await fakeService((_request, response) => {
+      response.writeHead(status, { location: 'https://example.invalid/api/v2/templates' });
+      response.end();
+    });
+    const result = await runCli(['doctor'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_unknown' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('accepted');
+    expect(result.stdout).toContain(`FAIL api key: not checked: the service answered ${status}, a redirect to https://example.invalid/api/v2/templates`);
   });
 });

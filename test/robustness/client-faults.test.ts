@@ -1,67 +1,14 @@
 // Faults as the built CLI meets them on a real socket: a fake service on 127.0.0.1 that
 // refuses, breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does.
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { fakeService, json, type Answer, type SeenRequest } from '../helpers/fake-service.js';
 
 const KEY = `rctl_${'k3y'.repeat(15)}`;
-
-interface SeenRequest {
-  method: string;
-  path: string;
-  body: string;
-  /** Date.now() when the whole request had arrived. */
-  at: number;
-}
-
-type Answer = (request: IncomingMessage, response: ServerResponse, count: number) => void;
-
-interface FakeService {
-  url: string;
-  requests: SeenRequest[];
-  close(): Promise<void>;
-}
-
-const open: FakeService[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((service) => service.close()));
-});
-
-/** A node:http server that answers request number `count` (1-based) as `answer` says. */
-async function fakeService(answer: Answer): Promise<FakeService> {
-  const requests: SeenRequest[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      requests.push({ method: request.method ?? '', path: request.url ?? '', body, at: Date.now() });
-      answer(request, response, requests.length);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const service: FakeService = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  open.push(service);
-  return service;
-}
-
-function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
-  response.end(text);
-}
 
 const QUEUES = { total: 1, page: 1, limit: 20, data: [{ id: 'q-1', name: 'North lots', steps: [], createdAt: '2025-01-01T00:00:00.000Z' }] };
 const TEMPLATE_BODY = { name: 'Stand count', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt-1', reportCategory: 'general' };

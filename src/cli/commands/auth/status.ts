@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../program.js';
+import { visible } from '../../sanitize.js';
 
 export function registerAuthStatus(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent
@@ -22,11 +23,12 @@ Examples:
 type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
 export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ connect }, { redactKey }, { ApiResponseError, NetworkError }, { writeLine }] = await Promise.all([
+  const [{ connect }, { redactKey }, { ApiResponseError, NetworkError }, { writeLine }, { printFields }] = await Promise.all([
     import('../../session.js'),
     import('../config/settings.js'),
     import('../../../client/errors.js'),
     import('../../io.js'),
+    import('../../output.js'),
   ]);
   const session = await connect(options, deps);
   const { settings, style } = session;
@@ -60,7 +62,7 @@ export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Prom
   }[state];
   // People read the status and these lines; scripts read the status and the JSON failure line.
   if (!options.json && state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
-  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${detail}`);
+  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${visible(detail)}`);
   if (options.json) {
     writeLine(
       deps.io.stdout,
@@ -78,20 +80,18 @@ export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Prom
     if (failure) throw failure;
     return ExitCode.ok;
   }
-  const verdict = {
-    valid: style.green('accepted by the service'),
-    missing: style.red('none'),
-    rejected: style.red(`rejected (${detail})`),
-    unreachable: style.red('not checked: the service cannot be reached'),
-  }[state];
-  const rows: [string, string][] = [
+  const verdict: Record<KeyState, [string, (text: string) => string]> = {
+    valid: ['accepted by the service', style.green],
+    missing: ['none', style.red],
+    rejected: [`rejected (${detail})`, style.red],
+    unreachable: ['not checked: the service cannot be reached', style.red],
+  };
+  printFields(deps, style, [
     ['profile', settings.profileName],
-    ['base URL', `${settings.baseUrl} ${style.dim(`(${settings.sources.baseUrl})`)}`],
-    ['key', settings.apiKey === undefined ? '-' : `${redactKey(settings.apiKey)} ${style.dim(`(${settings.sources.apiKey}, header ${settings.keyHeader})`)}`],
-    ['status', verdict],
-  ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+    ['base URL', [[settings.baseUrl], [` (${settings.sources.baseUrl})`, style.dim]]],
+    ['key', settings.apiKey === undefined ? '-' : [[redactKey(settings.apiKey)], [` (${settings.sources.apiKey}, header ${settings.keyHeader})`, style.dim]]],
+    ['status', [verdict[state]]],
+  ]);
   if (failure) throw failure;
   return ExitCode.ok;
 }

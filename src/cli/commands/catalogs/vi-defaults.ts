@@ -37,7 +37,7 @@ function scaleRange(scale: ColorScale | undefined): string {
 }
 
 export async function runCatalogsViDefaults(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson, printTable }, { writeLine }] = await Promise.all([
+  const [{ connect }, { printJson, printTable, printFields }, { writeLine }] = await Promise.all([
     import('../../session.js'),
     import('../../output.js'),
     import('../../io.js'),
@@ -65,8 +65,7 @@ export async function runCatalogsViDefaults(options: GlobalOptions, deps: CliDep
   const section = (title: string, lines: [string, string][]) => {
     writeLine(deps.io.stdout);
     writeLine(deps.io.stdout, style.bold(title));
-    const width = Math.max(...lines.map(([label]) => label.length));
-    for (const [label, value] of lines) writeLine(deps.io.stdout, `  ${style.dim(label.padEnd(width))}  ${value}`);
+    printFields(deps, style, lines, '  ');
   };
   section('Defaults', [
     ['paper size', paperSize],

@@ -2,7 +2,7 @@ import { Argument, type Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
-import { bashScript, fishScript, zshScript } from './scripts.js';
+import { COMPLETABLE_ID, bashScript, fishScript, zshScript } from './scripts.js';
 import { completionTree } from './tree.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
@@ -42,7 +42,7 @@ Template and run ids complete from the service with your profile's key.`,
       wrap(async (kind: string, _o: unknown, command: Command) => {
         try {
           const ids = await completeIds(kind, command.optsWithGlobals<GlobalOptions>(), deps);
-          for (const id of ids) writeLine(deps.io.stdout, id);
+          for (const id of ids) if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, id);
         } catch {
           // Completion must never print errors into the user's command line.
         }
@@ -52,7 +52,10 @@ Template and run ids complete from the service with your profile's key.`,
 
 async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<string[]> {
   const [{ connect }] = await Promise.all([import('../../session.js')]);
-  const session = await connect({ ...options, verbose: false }, { ...deps, signal: AbortSignal.any([deps.signal, AbortSignal.timeout(2000)]) });
+  // A TAB must not hang: 2 s, unless REPORTCTL_TIMEOUT_MS sets the wait for answers.
+  const setMs = Number(deps.env.REPORTCTL_TIMEOUT_MS);
+  const budgetMs = Number.isInteger(setMs) && setMs > 0 ? setMs : 2000;
+  const session = await connect({ ...options, verbose: false }, { ...deps, signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]) });
   const query = { page: 1, limit: 100 };
   switch (kind) {
     case 'template-ids':

@@ -1,5 +1,13 @@
 import { DYNAMIC_FLAGS, type CompletionNode } from './tree.js';
 
+/**
+ * The only ids completion hands to a shell. They come from the service, which may be hostile
+ * or intercepted: anything else (`$(…)`, backticks, quotes, spaces, control characters) is
+ * dropped, never offered. Service ids are UUIDs and preset ids are slugs; both fit. The
+ * scripts check it again, so an older `reportctl` on PATH cannot undo it.
+ */
+export const COMPLETABLE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 const sq = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function caseTable(name: string, rows: [string, string][]): string {
@@ -7,7 +15,10 @@ function caseTable(name: string, rows: [string, string][]): string {
   return `${name}() {\n  case "$1" in\n${lines.join('\n')}\n  esac\n}`;
 }
 
-/** Bash (and zsh through bashcompinit): tables per command path, then one completer. */
+/**
+ * Bash (and zsh through bashcompinit): tables per command path, then one completer. Its
+ * variables avoid zsh's special names (a local `path` would empty zsh's PATH).
+ */
 export function bashScript(nodes: CompletionNode[]): string {
   const subcommands = caseTable('_reportctl_subcommands', nodes.map((node) => [node.path, node.subcommands.map((sub) => sub.name).join(' ')]));
   const flags = caseTable('_reportctl_flags', nodes.map((node) => [node.path, node.flags.map((flag) => flag.name).join(' ')]));
@@ -36,8 +47,18 @@ _reportctl_ids() {
   # Ids from the service with the profile's key; silent and quick on any failure.
   command reportctl __complete "$1" 2>/dev/null
 }
+_reportctl_reply() {
+  # Offers the lines of stdin that are plain ids and start with $1. Never compgen -W here: it
+  # expands $(…) and backticks in its word list, and these lines come from the service.
+  local line pattern=${sq(COMPLETABLE_ID.source)}
+  COMPREPLY=()
+  while IFS= read -r line; do
+    [[ "$line" =~ $pattern && "$line" == "$1"* ]] && COMPREPLY+=("$line")
+  done
+  return 0
+}
 _reportctl() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" path="" word i skip=0
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0
   ((COMP_CWORD > 0)) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
@@ -46,19 +67,20 @@ _reportctl() {
       --) break ;;
       -*=*) continue ;;
       -*)
-        case " $(_reportctl_value_flags "$path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
+        case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
         continue ;;
     esac
-    case " $(_reportctl_subcommands "$path") " in *" $word "*) path="\${path:+$path }$word" ;; esac
+    case " $(_reportctl_subcommands "$command_path") " in *" $word "*) command_path="\${command_path:+$command_path }$word" ;; esac
   done
   if [[ "$prev" == -* ]]; then
-    case " $(_reportctl_value_flags "$path") $(_reportctl_value_flags '') " in
+    case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in
       *" $prev "*)
         local values
-        values="$(_reportctl_choices "$path|$prev")"
+        values="$(_reportctl_choices "$command_path|$prev")"
         [[ -z "$values" ]] && values="$(_reportctl_choices "|$prev")"
-        if [[ "$values" == @* ]]; then values="$(_reportctl_ids "\${values#@}")"; fi
-        if [[ -n "$values" ]]; then
+        if [[ "$values" == @* ]]; then
+          _reportctl_reply "$cur" < <(_reportctl_ids "\${values#@}")
+        elif [[ -n "$values" ]]; then
           COMPREPLY=($(compgen -W "$values" -- "$cur"))
         else
           COMPREPLY=()
@@ -67,19 +89,19 @@ _reportctl() {
     esac
   fi
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_reportctl_flags "$path") $(_reportctl_flags '')" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_reportctl_flags "$command_path") $(_reportctl_flags '')" -- "$cur"))
     return 0
   fi
   local subs
-  subs="$(_reportctl_subcommands "$path")"
+  subs="$(_reportctl_subcommands "$command_path")"
   if [[ -n "$subs" ]]; then
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
     return 0
   fi
   local kind
-  kind="$(_reportctl_dynamic "$path")"
+  kind="$(_reportctl_dynamic "$command_path")"
   if [[ -n "$kind" ]]; then
-    COMPREPLY=($(compgen -W "$(_reportctl_ids "$kind")" -- "$cur"))
+    _reportctl_reply "$cur" < <(_reportctl_ids "$kind")
     return 0
   fi
   COMPREPLY=()
@@ -160,6 +182,10 @@ export function fishScript(nodes: CompletionNode[]): string {
     '    set -l here (__reportctl_path)',
     '    test "$here" = "$argv[1]"',
     'end',
+    'function __reportctl_ids',
+    '    # Ids from the service; only plain ids are offered, whatever printed them.',
+    `    command reportctl __complete $argv[1] 2>/dev/null | string match -r -- ${fq(COMPLETABLE_ID.source)}`,
+    'end',
     'complete -c reportctl -f',
   ];
   for (const flag of root.flags) {
@@ -172,11 +198,11 @@ export function fishScript(nodes: CompletionNode[]): string {
     for (const flag of node.flags) {
       let values = '';
       if (flag.choices.length > 0) values = ` -x -a ${fq(flag.choices.join(' '))}`;
-      else if (DYNAMIC_FLAGS[flag.name]) values = ` -x -a ${fq(`(reportctl __complete ${DYNAMIC_FLAGS[flag.name]} 2>/dev/null)`)}`;
+      else if (DYNAMIC_FLAGS[flag.name]) values = ` -x -a ${fq(`(__reportctl_ids ${DYNAMIC_FLAGS[flag.name]})`)}`;
       else if (flag.takesValue) values = ' -r -F';
       lines.push(`complete -c reportctl ${at} -l ${flag.name.slice(2)}${values} -d ${fq(flag.description)}`);
     }
-    if (node.dynamic) lines.push(`complete -c reportctl ${at} -x -a ${fq(`(reportctl __complete ${node.dynamic} 2>/dev/null)`)}`);
+    if (node.dynamic) lines.push(`complete -c reportctl ${at} -x -a ${fq(`(__reportctl_ids ${node.dynamic})`)}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -7,6 +7,7 @@ import type { Wrap } from '../../program.js';
 import { loadStyle } from '../../style.js';
 import { keyHint } from '../../explain.js';
 import { normaliseBaseUrl } from '../../base-url.js';
+import { visible } from '../../sanitize.js';
 
 export interface DoctorCheck {
   name: string;
@@ -105,10 +106,12 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
         checks.push({ name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' });
       } else if (result.status === 401) {
         checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: keyHint(settings.sources.apiKey) });
-      } else if (result.status < 400 || result.status === 429) {
+      } else if (result.status >= 200 && result.status < 300) {
         checks.push({ name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` });
       } else {
-        checks.push({ name: 'api key', status: 'warn', detail: `could not check the key: the service answered ${result.status}` });
+        // Only a 2xx proves the key. A 429 may come before the key is looked at (unknown keys
+        // are limited per address), and a redirect was not followed: the key was not checked.
+        checks.push({ name: 'api key', status: 'fail', ...uncheckedKey(result.status, 'error' in result ? result.error : undefined) });
       }
     }
     const serverDate = Date.parse(result.headers.date ?? '');
@@ -133,8 +136,9 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     const tty = isStdoutTTY(deps.io);
     const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
     for (const check of checks) {
-      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${check.detail}`);
-      if (check.fix) writeLine(deps.io.stdout, `    fix: ${check.fix}`);
+      // Details may quote the service (where a redirect points).
+      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${visible(check.detail)}`);
+      if (check.fix) writeLine(deps.io.stdout, `    fix: ${visible(check.fix)}`);
     }
   }
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
@@ -147,7 +151,21 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
  * a list envelope, or an error in the service's own JSON shape (not a bare HTTP status).
  */
 function answersAsThisApi(result: { status: number; body?: unknown; error?: { code: string } }): boolean {
+  // A redirect says nothing either way; the key check explains it.
+  if (result.status >= 300 && result.status < 400) return true;
   if (result.error) return !result.error.code.startsWith('HTTP_');
   const body = result.body as { data?: unknown; total?: unknown } | null | undefined;
   return typeof body === 'object' && body !== null && Array.isArray(body.data) && typeof body.total === 'number';
+}
+
+/** Why the key could not be checked, and what to do about it. */
+function uncheckedKey(status: number, error: Error | undefined): Pick<DoctorCheck, 'detail' | 'fix'> {
+  if (status === 429) {
+    const wait = error && 'retryAfterSeconds' in error ? ` (it asks to wait ${String(error.retryAfterSeconds)} s)` : '';
+    return { detail: `not checked: the service is rate limiting requests${wait}`, fix: 'run `reportctl doctor` again later' };
+  }
+  if (status >= 300 && status < 400) {
+    return { detail: `not checked: ${error?.message ?? `the service answered ${status}`}`, fix: 'if the service has moved and you trust the new address, set it with --base-url' };
+  }
+  return { detail: `not checked: the service answered ${status}` };
 }

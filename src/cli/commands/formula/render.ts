@@ -1,3 +1,4 @@
+import { visible } from '../../sanitize.js';
 import type { Style } from '../../style.js';
 
 /** The shape `formula check --json` prints for each formula. */
@@ -44,8 +45,9 @@ export function renderReport(report: FormulaReport, style: Style, opts: { label?
   lines.push(`${label}${mark}invalid: ${count} (${usesL})`);
   for (const error of report.errors) {
     const [text, carets] = caretLines(report.formula, error.offset, error.length, opts.width - 4);
-    lines.push(`    ${text}`, `    ${style.red(carets)}`, `  ${error.message}`);
-    if (error.suggestion) lines.push(`  ${style.cyan('hint:')} ${error.suggestion}`);
+    // Messages may be the service's (formula validate).
+    lines.push(`    ${text}`, `    ${style.red(carets)}`, `  ${visible(error.message)}`);
+    if (error.suggestion) lines.push(`  ${style.cyan('hint:')} ${visible(error.suggestion)}`);
   }
   return lines.join('\n');
 }

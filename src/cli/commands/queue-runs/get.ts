@@ -15,7 +15,7 @@ export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap)
 }
 
 export async function runQueueRunsGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { findQueueRun }, { printJson, printTable, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
+  const [{ connect }, { findQueueRun }, { printJson, printTable, printFields, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
     import('../../session.js'),
     import('../../../client/api.js'),
     import('../../output.js'),
@@ -31,19 +31,18 @@ export async function runQueueRunsGet(reference: string, options: GlobalOptions,
   const { run } = found;
   if (options.json) return printJson(deps, run);
   const { style } = session;
-  const rows: [string, string][] = [
+  const rows: Parameters<typeof printFields>[2] = [
     ['id', run.id],
     ['name', run.name],
     ['queue', run.queueId],
-    ['status', statusColor(run.status, style)(run.status)],
+    ['status', [[run.status, statusColor(run.status, style)]]],
     ['steps', `${stepsDone(run)}/${run.steps.length} completed`],
     ['estimated', `${run.estimatedHa} ha`],
     ['created', formatTime(run.createdAt, deps)],
     ['started', formatTime(run.startedAt, deps)],
     ['finished', formatTime(run.finishedAt, deps)],
   ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+  printFields(deps, style, rows);
   writeLine(deps.io.stdout);
   await printTable(deps, style, stepColumns(deps), [...run.steps].sort((a, b) => a.order - b.order));
 }

@@ -4,7 +4,8 @@ import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { terminalWidth, writeLine } from '../../io.js';
-import { statusColor } from '../../output.js';
+import { jsonText, paint, statusColor, type Segment } from '../../output.js';
+import { visible } from '../../sanitize.js';
 import { secondsOption } from '../../parse.js';
 import type { Wrap } from '../../program.js';
 import type { Style } from '../../style.js';
@@ -89,7 +90,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
       const now = deps.clock.now();
       if (now >= deadline) throw timedOut(lastStatus);
       const waitMs = Math.min(deadline - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
-      view.notice(`reportctl: ${error instanceof Error ? error.message : String(error)}; still watching, next try in ${formatSeconds(waitMs)}`);
+      view.notice(`reportctl: ${visible(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
       await deps.clock.sleep(waitMs, deps.signal);
       continue;
     }
@@ -118,7 +119,7 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
   const out = deps.io.stdout;
   if (options.json) {
     return {
-      show: (run, changed) => changed && writeLine(out, JSON.stringify(run)),
+      show: (run, changed) => changed && writeLine(out, jsonText(deps, run)),
       notice: (text) => writeLine(deps.io.stderr, text),
     };
   }
@@ -145,21 +146,19 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
 
 /** `2026-05-01T10:00:00.000Z run RUN running step 2/3 lot-8 counting running` */
 export function changeLine(run: QueueRun, at: string, style: Style): string {
-  const parts = [at, 'run', run.id, statusColor(run.status, style)(run.status)];
+  const parts: Segment[] = [[at], ['run'], [run.id], [run.status, statusColor(run.status, style)]];
   const step = currentStep(run);
-  if (step) parts.push('step', `${step.order}/${run.steps.length}`, step.lotId, step.analysisType, statusColor(step.status, style)(step.status));
-  return parts.join(' ');
+  if (step) parts.push(['step'], [`${step.order}/${run.steps.length}`], [step.lotId], [step.analysisType], [step.status, statusColor(step.status, style)]);
+  return parts.map((part) => paint([part])).join(' ');
 }
-
-type Segment = [text: string, paint?: (text: string) => string];
 
 /** One screen of the in-place view; every line fits the terminal so the redraw count is exact. */
 function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: number | undefined): string[] {
   const width = terminalWidth(deps.io) - 1;
   const now = deps.clock.now();
   const steps = [...run.steps].sort((a, b) => a.order - b.order);
-  const lotWidth = Math.max(3, ...steps.map((step) => step.lotId.length));
-  const typeWidth = Math.max(8, ...steps.map((step) => step.analysisType.length));
+  const lotWidth = Math.max(3, ...steps.map((step) => visible(step.lotId).length));
+  const typeWidth = Math.max(8, ...steps.map((step) => visible(step.analysisType).length));
   const paint = (status: string) => statusColor(status, style);
   const lines: Segment[][] = [
     [[run.name, style.bold], [`  ${run.id}`, style.dim]],
@@ -172,7 +171,7 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
   for (const step of steps) {
     lines.push([
       [`  ${stepSymbol(step.status)} `, paint(step.status)],
-      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${step.lotId.padEnd(lotWidth)}  ${step.analysisType.padEnd(typeWidth)}  `],
+      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${visible(step.lotId).padEnd(lotWidth)}  ${visible(step.analysisType).padEnd(typeWidth)}  `],
       [step.status, paint(step.status)],
       [step.analysisId ? `  ${step.analysisId}` : '', style.dim],
     ]);
@@ -186,11 +185,13 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
 function fit(segments: Segment[], width: number): string {
   let left = width;
   let line = '';
-  for (const [text, paint] of segments) {
+  for (const [text, paintText] of segments) {
     if (left <= 0) break;
-    const shown = text.length > left ? text.slice(0, Math.max(0, left - 1)) + '…' : text;
+    // Made visible before measuring, so an escaped control character still fits the line.
+    const escaped = visible(text);
+    const shown = escaped.length > left ? escaped.slice(0, Math.max(0, left - 1)) + '…' : escaped;
     left -= shown.length;
-    line += paint && shown !== '' ? paint(shown) : shown;
+    line += paintText && shown !== '' ? paintText(shown) : shown;
   }
   return line;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
+import { visible } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
@@ -93,5 +94,5 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   const created = await submitTemplate(session.api, body, (value) => session.api.templates.create(value), 'the document');
   if (options.json) return printJson(deps, created);
   writeLine(deps.io.stdout, created.id);
-  writeLine(deps.io.stderr, `created template ${created.id} (${created.name})`);
+  writeLine(deps.io.stderr, `created template ${created.id} (${visible(created.name)})`);
 }

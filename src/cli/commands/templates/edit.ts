@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { visible } from '../../sanitize.js';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -109,7 +110,7 @@ export async function runTemplatesEdit(reference: string, options: GlobalOptions
       await removeEditDir(file);
       if (options.json) return printJson(deps, replaced);
       writeLine(deps.io.stdout, replaced.id);
-      writeLine(deps.io.stderr, `replaced template ${replaced.id} (${replaced.name})`);
+      writeLine(deps.io.stderr, `replaced template ${replaced.id} (${visible(replaced.name)})`);
       return;
     } catch (error) {
       // What the user can fix in the editor: bad JSON, a template that is not valid, a 400.

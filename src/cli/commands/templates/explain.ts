@@ -1,5 +1,6 @@
 import type { AnalysisType, Catalogs, ValidationIssue } from '../../../contract/index.js';
 import { closestMatch } from '../../suggest.js';
+import { visible } from '../../sanitize.js';
 
 const NUMERIC_FIELDS = new Set(['mapResolution', 'saviL', 'margins.top', 'margins.right', 'margins.bottom', 'margins.left']);
 
@@ -56,6 +57,7 @@ export async function explainTemplateIssues(
       hints.push('analysisType: valid: counting, replanting, path');
     }
   }
-  return hints;
+  // The catalogs' keys and the issues' text come from the service.
+  return hints.map(visible);
 }
 

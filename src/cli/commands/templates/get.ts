@@ -13,10 +13,9 @@ export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap)
 }
 
 export async function runTemplatesGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson }, { writeLine }, { resolveTemplate }] = await Promise.all([
+  const [{ connect }, { printJson, printFields }, { resolveTemplate }] = await Promise.all([
     import('../../session.js'),
     import('../../output.js'),
-    import('../../io.js'),
     import('../../resolve.js'),
   ]);
   const session = await connect(options, deps);
@@ -37,6 +36,5 @@ export async function runTemplatesGet(reference: string, options: GlobalOptions,
   if (template.formula) rows.push(['formula', template.formula]);
   if (template.saviL !== undefined) rows.push(['saviL', String(template.saviL)]);
   rows.push(['created', template.createdAt], ['updated', template.updatedAt]);
-  const width = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, value] of rows) writeLine(deps.io.stdout, `${style.dim(label.padEnd(width))}  ${value}`);
+  printFields(deps, style, rows);
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
+import { visible } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 
@@ -39,5 +40,5 @@ export async function runTemplatesReplace(reference: string, options: TemplatesR
   const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
   if (options.json) return printJson(deps, replaced);
   writeLine(deps.io.stdout, replaced.id);
-  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${replaced.name})`);
+  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${visible(replaced.name)})`);
 }

@@ -4,6 +4,7 @@ import { paperSizes } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { writeLine } from '../../io.js';
+import { jsonForTerminal, visible } from '../../sanitize.js';
 import type { Session } from '../../session.js';
 import { importPackage } from '../../import-package.js';
 
@@ -50,9 +51,9 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
         { name: 'From scratch', value: { kind: 'scratch' }, description: 'choose the analysis, report type and statistics from the catalogs' },
         new prompts.Separator(),
         ...presets.map((preset) => ({
-          name: `${preset.name} (${preset.id})`,
+          name: visible(`${preset.name} (${preset.id})`),
           value: { kind: 'preset' as const, preset },
-          description: preset.description,
+          description: visible(preset.description),
         })),
       ],
       pageSize: Math.min(presets.length + 2, 15),
@@ -66,7 +67,7 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
       : await scratchBody(prompts, context, catalogs, session.settings.language);
 
   writeLine(deps.io.stderr);
-  writeLine(deps.io.stderr, JSON.stringify(body, null, 2));
+  writeLine(deps.io.stderr, jsonForTerminal(JSON.stringify(body, null, 2)));
   if (startFrom.kind === 'scratch') {
     writeLine(deps.io.stderr, session.style.dim('(layouts, margins and map resolution: the catalog defaults)'));
   }
@@ -86,7 +87,7 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
 }
 
 async function presetBody(prompts: Prompts, context: PromptContext, preset: Preset): Promise<Record<string, unknown>> {
-  const name = await askName(prompts, context, preset.name);
+  const name = await askName(prompts, context, visible(preset.name));
   return { ...preset.seedPayload, name };
 }
 
@@ -102,7 +103,7 @@ async function scratchBody(prompts: Prompts, context: PromptContext, catalogs: C
     {
       message: 'Report type',
       choices: entries.map((entry) => ({
-        name: `${entry.label[language] || entry.label.en} (${entry.key})`,
+        name: visible(`${entry.label[language] || entry.label.en} (${entry.key})`),
         value: entry,
         description: entry.reportCategory === 'vegetation_index' ? 'a vegetation index map and its statistics' : 'a general report',
       })),
@@ -116,7 +117,7 @@ async function scratchBody(prompts: Prompts, context: PromptContext, catalogs: C
   const selectedStatistics = await prompts.checkbox<string>(
     {
       message: 'Statistics (space toggles, enter accepts)',
-      choices: statistics.map((statistic) => ({ name: statistic, value: statistic, checked: preChecked.has(statistic) })),
+      choices: statistics.map((statistic) => ({ name: visible(statistic), value: statistic, checked: preChecked.has(statistic) })),
       pageSize: Math.min(statistics.length, 15),
     },
     context,
@@ -136,7 +137,7 @@ async function scratchBody(prompts: Prompts, context: PromptContext, catalogs: C
     { message: 'Paper size', choices: paperSizes.map((size) => ({ name: size, value: size })), default: defaults.paperSize },
     context,
   );
-  const name = await askName(prompts, context, reportType.label[language] || reportType.label.en);
+  const name = await askName(prompts, context, visible(reportType.label[language] || reportType.label.en));
   return { name, ...body };
 }
 
@@ -151,7 +152,7 @@ async function askIndex(prompts: Prompts, context: PromptContext, catalogs: Cata
     {
       message: 'Vegetation index',
       choices: viDefaults.indexNames.map((index) => ({
-        name: index,
+        name: visible(index),
         value: index,
         ...(index === CUSTOM_INDEX ? { description: 'your own formula over the bands' } : {}),
       })),
