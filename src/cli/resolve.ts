@@ -5,6 +5,8 @@ import { CliError, ExitCode } from './errors.js';
 
 /** A whole id: nothing to resolve. */
 const WHOLE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What could start one of the service's ids. */
+const ID_PREFIX = /^[0-9a-f-]+$/i;
 /** Shorter prefixes match too much to be worth a listing (git and docker agree). */
 export const MIN_ID_PREFIX = 6;
 
@@ -47,11 +49,18 @@ async function everyItem<T extends z.ZodType>(api: ServiceApi, path: string, sch
   return items;
 }
 
-/** A template by whole id (one request), or by a unique id prefix or exact name (a listing, paced). */
+/**
+ * A template by whole id (one request), or by a unique id prefix or exact name (a listing,
+ * paced, then the template itself, so what is printed is the service's own document). A
+ * reference that matches nothing and could not be a prefix of one of our ids goes to the
+ * service as it is: another service may use other ids.
+ */
 export async function resolveTemplate(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<Template> {
   if (WHOLE_ID.test(reference)) return api.templates.get(reference);
   const templates = await everyItem(api, '/api/v2/templates', templateSchema, signal);
-  return single('template', reference, matchReference(reference, templates), 'reportctl templates list');
+  const matches = matchReference(reference, templates);
+  if (matches.length === 0 && !ID_PREFIX.test(reference)) return api.templates.get(reference);
+  return api.templates.get(single('template', reference, matches, 'reportctl templates list').id);
 }
 
 /** The id a template reference stands for; a whole id is taken as it is, without a request. */
