@@ -5,3 +5,4 @@ export { defaultDatabasePath } from './server/data-dir.js';
 export { openStore } from './server/open-store.js';
 export * as adminOperations from './admin/operations.js';
 export { AdminError } from './admin/errors.js';
+export { serviceOpenApiDocument } from './server/routes/service.js';

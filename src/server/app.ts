@@ -4,11 +4,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { ApiError, validationFailed } from './errors.js';
 import { presentedKey } from './auth.js';
 import { RollingWindowLimiter } from './rate-limit.js';
-import { catalogEndpoints } from './routes/catalogs.js';
-import { openApiEndpoint } from './routes/openapi.js';
-import { queueEndpoints } from './routes/queues.js';
-import { EndpointIndex, type Endpoint, type RequestKind } from './routes/table.js';
-import { templateEndpoints } from './routes/templates.js';
+import { serviceEndpoints } from './routes/service.js';
+import { EndpointIndex, type RequestKind } from './routes/table.js';
 import { BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, type Store } from './store/index.js';
 
 export interface AppOptions {
@@ -38,12 +35,7 @@ const MAX_JSON_DEPTH = 64;
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const now = options.now ?? Date.now;
-  const endpoints: Endpoint[] = [
-    ...templateEndpoints(options.store),
-    ...catalogEndpoints(options.store),
-    ...queueEndpoints(options.store),
-  ];
-  endpoints.push(openApiEndpoint(endpoints));
+  const endpoints = serviceEndpoints(options.store);
   const index = new EndpointIndex(endpoints);
   const byRoute = new Map(endpoints.map((endpoint) => [`${endpoint.method} ${endpoint.url}`, endpoint]));
   const deprecatedByPath = new Map(

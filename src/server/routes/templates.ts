@@ -17,9 +17,18 @@ import { ApiError, notFound, parseOr400, validationFailed } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { callerOf } from '../auth.js';
 import { sendJsonText } from './json-text.js';
+import { presets } from '../seed/catalogs.js';
+import { demoTemplatePresetIds } from '../seed/demo.js';
 import type { Endpoint } from './table.js';
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+/** The document's examples: the demo account's templates, made from presets. */
+const demoBody = (index: number) => {
+  const { presetId, name } = demoTemplatePresetIds[index]!;
+  return { ...presets.find((preset) => preset.id === presetId)!.seedPayload, name };
+};
+const customFormula = (demoBody(3) as { formula?: string }).formula;
 
 export function templateEndpoints(store: Store): Endpoint[] {
   function validTemplate(body: unknown): TemplateBody {
@@ -32,6 +41,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/templates',
+      operationId: 'listTemplates',
       kind: 'read',
       auth: true,
       summary: "The account's templates, newest first",
@@ -45,6 +55,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/templates/presets',
+      operationId: 'listPresets',
       kind: 'read',
       auth: true,
       summary: 'Starter templates; each seedPayload can be POSTed as it is',
@@ -58,10 +69,13 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'POST',
       url: '/api/v2/templates',
+      operationId: 'createTemplate',
       kind: 'write',
       auth: true,
       summary: 'Create a template (counts against the plan limit)',
       body: templateBodySchema,
+      bodyExample: demoBody(0),
+      errors: ['PLAN_LIMIT_EXCEEDED'],
       response: { status: 201, schema: templateSchema, description: 'The stored template' },
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         const caller = callerOf(request);
@@ -76,6 +90,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/templates/:id',
+      operationId: 'getTemplate',
       kind: 'read',
       auth: true,
       summary: 'One template',
@@ -89,10 +104,12 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'PUT',
       url: '/api/v2/templates/:id',
+      operationId: 'replaceTemplate',
       kind: 'write',
       auth: true,
       summary: 'Replace the whole template (not a merge)',
       body: templateBodySchema,
+      bodyExample: demoBody(1),
       response: { status: 200, schema: templateSchema, description: 'The stored template' },
       handler: (request) => {
         const accountId = callerOf(request).accountId;
@@ -106,6 +123,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'DELETE',
       url: '/api/v2/templates/:id',
+      operationId: 'deleteTemplate',
       kind: 'write',
       auth: true,
       summary: 'Delete the template',
@@ -118,11 +136,13 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'POST',
       url: '/api/v2/templates/validate-formula',
+      operationId: 'validateFormula',
       kind: 'read',
       auth: true,
       summary: 'Check a Custom_Index formula with the parser used when saving templates',
       body: validateFormulaBodySchema,
-      response: { status: 200, schema: validateFormulaResultSchema, description: 'The verdict' },
+      bodyExample: { formula: customFormula },
+      response: { status: 200, schema: validateFormulaResultSchema, description: 'The verdict', example: { valid: true, usesL: true } },
       handler: (request) => {
         const { formula } = parseOr400(validateFormulaBodySchema, request.body);
         const rules = formulaRulesOf(store.catalogs.vegetationIndexDefaults());
