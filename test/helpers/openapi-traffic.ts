@@ -123,7 +123,8 @@ export async function trafficMismatches(exchange: Exchange): Promise<string[]> {
   } catch {
     // A malformed escape: matched as sent (the service answers 400).
   }
-  path = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  // The service ignores one trailing slash, not two.
+  path = path.length > 1 ? path.replace(/\/$/, '') : path;
   const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase();
   const hasBody = exchange.method.toUpperCase() !== 'HEAD' && exchange.status !== 204 && exchange.status !== 304;
 
