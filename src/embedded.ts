@@ -8,3 +8,4 @@ export { AdminError } from './admin/errors.js';
 export * as adminSnapshots from './admin/snapshot.js';
 export * as adminFaults from './admin/faults.js';
 export { snapshotJsonSchema } from './contract/snapshot.js';
+export { serviceOpenApiDocument } from './server/routes/service.js';

@@ -10,6 +10,12 @@ export type ReportCategory = z.infer<typeof reportCategorySchema>;
 /** ISO 8601 UTC with milliseconds, as every timestamp the service writes. */
 export const timestampSchema = z.iso.datetime({ precision: 3 });
 
+/**
+ * A string the service draws from `values` today. Readers accept any string (the real service
+ * may add values); the OpenAPI document lists these as its enum.
+ */
+export const openEnum = (values: readonly string[]) => z.string().meta({ enum: [...values] });
+
 export const hexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1a9850');
 
 /** One page of any list. */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { analysisTypeSchema, pageQueryShape, reportCategorySchema, timestampSchema } from './common.js';
+import { analysisTypeSchema, openEnum, pageQueryShape, reportCategorySchema, timestampSchema } from './common.js';
 import { MAX_FORMULA_LENGTH } from '../formula/rules.js';
 import { templateBodySchema } from './template.js';
-import { analysisStatuses, queueRunStatuses, stepStatuses } from './vocabulary.js';
+import { analysisStatuses, analysisTypes, queueRunStatuses, stepStatuses } from './vocabulary.js';
 
 export const queueStepSchema = z.looseObject({
   order: z.number().int().min(1),
   lotId: z.string(),
-  analysisType: z.string(),
+  analysisType: openEnum(analysisTypes),
 });
 export const queueSchema = z.looseObject({
   id: z.string(),
@@ -26,8 +26,8 @@ export type StepStatus = z.infer<typeof stepStatusSchema>;
 export const queueRunStepSchema = z.looseObject({
   order: z.number().int().min(1),
   lotId: z.string(),
-  analysisType: z.string(),
-  status: z.string(),
+  analysisType: openEnum(analysisTypes),
+  status: openEnum(stepStatuses),
   analysisId: z.string().nullish(),
   finishedAt: timestampSchema.nullish(),
 });
@@ -37,7 +37,7 @@ export const queueRunSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   queueId: z.string(),
-  status: z.string(),
+  status: openEnum(queueRunStatuses),
   estimatedHa: z.number(),
   steps: z.array(queueRunStepSchema),
   createdAt: timestampSchema,
@@ -50,8 +50,8 @@ export const analysisStatusSchema = z.enum(analysisStatuses);
 export const analysisSchema = z.looseObject({
   id: z.string(),
   lotId: z.string(),
-  analysisType: z.string(),
-  status: z.string(),
+  analysisType: openEnum(analysisTypes),
+  status: openEnum(analysisStatuses),
   queueRunId: z.string().nullable(),
   createdAt: timestampSchema,
   finishedAt: timestampSchema.nullable(),

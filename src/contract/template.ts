@@ -12,13 +12,38 @@ import {
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
 
-const uniqueStrings = z.array(z.string().min(1)).superRefine((items, ctx) => {
-  const seen = new Set<string>();
-  items.forEach((item, index) => {
-    if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate statistic ${item}` });
-    seen.add(item);
-  });
-});
+const uniqueStrings = z
+  .array(z.string().min(1))
+  .superRefine((items, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate statistic ${item}` });
+      seen.add(item);
+    });
+  })
+  .meta({ uniqueItems: true });
+
+/** Fields a template has only when its reportCategory is vegetation_index. */
+const vegetationIndexFields = ['indexName', 'formula', 'colorScale'] as const;
+
+/**
+ * The vegetation-index rules JSON Schema can express, for the OpenAPI document (the catalog
+ * lookups and the formula check are not expressible; templateCatalogIssues does them all).
+ */
+const vegetationIndexRules = {
+  allOf: [
+    {
+      if: { properties: { reportCategory: { const: 'vegetation_index' } }, required: ['reportCategory'] },
+      then: { required: ['indexName'] },
+      else: { not: { anyOf: vegetationIndexFields.map((field) => ({ required: [field] })) } },
+    },
+    {
+      if: { properties: { indexName: { const: CUSTOM_INDEX } }, required: ['indexName'] },
+      then: { required: ['formula'] },
+      else: { not: { required: ['formula'] } },
+    },
+  ],
+};
 
 /** C0 and C1 control characters and DEL: a name is shown in terminals and tables. */
 // eslint-disable-next-line no-control-regex
@@ -33,7 +58,8 @@ function templateFields(mode: Strictness) {
     name: mode === 'strict' ? strictNameSchema : nameSchema,
     analysisType: analysisTypeSchema,
     reportType: z.string().min(1),
-    reportTypeId: z.string().min(1),
+    // Always a catalog entry's id, which is a UUID; anything else is refused as not in the catalog.
+    reportTypeId: z.string().min(1).meta({ format: 'uuid' }),
     reportCategory: reportCategorySchema,
     selectedStatistics: uniqueStrings.optional(),
     layouts: parts.layouts.optional(),
@@ -51,24 +77,37 @@ function templateFields(mode: Strictness) {
 export const serverOwnedTemplateFields = ['id', 'userId', 'createdAt', 'updatedAt'] as const;
 
 /** What POST and PUT accept: unknown top-level fields are errors. */
-export const templateBodySchema = z.strictObject({
-  ...templateFields('strict'),
-  id: z.unknown().optional(),
-  userId: z.unknown().optional(),
-  createdAt: z.unknown().optional(),
-  updatedAt: z.unknown().optional(),
-});
+export const templateBodySchema = z
+  .strictObject({
+    ...templateFields('strict'),
+    id: z.unknown().optional(),
+    userId: z.unknown().optional(),
+    createdAt: z.unknown().optional(),
+    updatedAt: z.unknown().optional(),
+  })
+  .meta(vegetationIndexRules);
 export type TemplateBodyInput = z.input<typeof templateBodySchema>;
 export type TemplateBody = Omit<z.infer<typeof templateBodySchema>, (typeof serverOwnedTemplateFields)[number]>;
 
-/** A stored template as a client reads it (lenient: unknown fields pass through). */
-export const templateSchema = z.looseObject({
+const storedTemplateShape = {
   ...templateFields('lenient'),
   id: z.string(),
   userId: z.string(),
-  selectedStatistics: z.array(z.string()),
+  selectedStatistics: z.array(z.string()).meta({ uniqueItems: true }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
+};
+
+/**
+ * A stored template as a client reads it (lenient: unknown fields pass through, and fields the
+ * service fills in may be missing). The document promises what this service sends: every
+ * field but the vegetation-index ones and saviL, which is kept only when sent.
+ */
+export const templateSchema = z.looseObject(storedTemplateShape).meta({
+  required: Object.keys(storedTemplateShape).filter(
+    (field) => field !== 'saviL' && !(vegetationIndexFields as readonly string[]).includes(field),
+  ),
+  ...vegetationIndexRules,
 });
 export type Template = z.infer<typeof templateSchema>;
 
@@ -110,9 +149,8 @@ export function templateCatalogIssues(body: TemplateBody, catalogs: Catalogs): V
     }
   });
 
-  const indexFields = ['indexName', 'formula', 'colorScale'] as const;
   if (body.reportCategory !== 'vegetation_index') {
-    for (const field of indexFields) {
+    for (const field of vegetationIndexFields) {
       if (body[field] !== undefined) {
         issues.push({ path: field, message: `${field} is only allowed when reportCategory is vegetation_index` });
       }

@@ -8,11 +8,8 @@ import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { registerJsonBody } from './json-body.js';
 import { faultInjection } from './faults.js';
 import { RollingWindowLimiter } from './rate-limit.js';
-import { catalogEndpoints } from './routes/catalogs.js';
-import { openApiEndpoint } from './routes/openapi.js';
-import { queueEndpoints } from './routes/queues.js';
-import { EndpointIndex, type Endpoint, type RequestKind } from './routes/table.js';
-import { templateEndpoints } from './routes/templates.js';
+import { serviceEndpoints } from './routes/service.js';
+import { EndpointIndex, type RequestKind } from './routes/table.js';
 import { BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, type Store } from './store/index.js';
 
 export interface AppOptions {
@@ -41,12 +38,7 @@ const DEFAULT_WINDOW_MS = 60_000;
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const now = options.now ?? Date.now;
-  const endpoints: Endpoint[] = [
-    ...templateEndpoints(options.store),
-    ...catalogEndpoints(options.store),
-    ...queueEndpoints(options.store),
-  ];
-  endpoints.push(openApiEndpoint(endpoints));
+  const endpoints = serviceEndpoints(options.store);
   const index = new EndpointIndex(endpoints);
   const byRoute = new Map(endpoints.map((endpoint) => [`${endpoint.method} ${endpoint.url}`, endpoint]));
   const deprecatedByPath = new Map(

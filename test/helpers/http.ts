@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runCli, spawnCli, type CliResult, type SpawnedCli } from './cli.js';
+import { checkTraffic } from './openapi-traffic.js';
 import { api, tempDir, type IssuedKey, type TestServer } from './server.js';
 
 /** ISO 8601 UTC with exactly three fractional digits (PRODUCT.md: "with milliseconds"). */
@@ -264,7 +265,7 @@ export interface RawResponse {
 
 /**
  * Sends `requests` pipelined on one TCP connection, in one write, and returns the responses
- * in order. The server handles them one after another with no client round trip between
+ * in order, each checked against the OpenAPI document. The server handles them one after another with no client round trip between
  * them, so creations land within the same millisecond, in a known order.
  */
 export async function pipelined(
@@ -311,6 +312,19 @@ export async function pipelined(
     const bodyText = raw.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
     responses.push({ status: Number(statusLine!.split(' ')[1]), headers, body: bodyText === '' ? undefined : JSON.parse(bodyText) });
     at = headerEnd + 4 + length;
+  }
+  for (const [index, response] of responses.entries()) {
+    const { method, path, body } = requests[index]!;
+    await checkTraffic({
+      method,
+      target: path,
+      headers: { apiKey: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body }),
+      status: response.status,
+      responseHeaders: response.headers,
+      responseBody: response.body,
+      responseText: response.body === undefined ? '' : JSON.stringify(response.body),
+    });
   }
   return responses;
 }

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { checkTraffic } from './openapi-traffic.js';
 
 /**
  * HTTP/1.1 over a bare socket, for requests no well-behaved client would send: any method
@@ -25,7 +26,33 @@ export interface RawAnswer {
   ms: number;
 }
 
-export function rawRequest(baseUrl: string, request: RawRequest, timeoutMs = 10_000): Promise<RawAnswer> {
+/**
+ * Sends one request and checks the exchange against the OpenAPI document (openapi-traffic.ts),
+ * except answers Node's own parser gives before the service sees the request (not HTTP,
+ * headers too large or too slow): the document says they come without rate-limit headers.
+ */
+export async function rawRequest(baseUrl: string, request: RawRequest, timeoutMs = 10_000): Promise<RawAnswer> {
+  const answer = await exchange(baseUrl, request, timeoutMs);
+  const beforeTheService = answer.headers['x-ratelimit-limit'] === undefined && [400, 408, 431].includes(answer.status);
+  if (!beforeTheService) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers ?? []) headers[name.toLowerCase()] = value;
+    const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body.toString('utf8') : request.body;
+    await checkTraffic({
+      method: request.method,
+      target: request.target,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      status: answer.status,
+      responseHeaders: answer.headers,
+      responseBody: answer.json,
+      responseText: answer.text,
+    });
+  }
+  return answer;
+}
+
+function exchange(baseUrl: string, request: RawRequest, timeoutMs: number): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
   const head = [`${request.method} ${request.target} HTTP/1.1`, ...(request.omitHost ? [] : [`Host: ${url.host}`])];

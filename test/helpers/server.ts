@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnCli, runCli, type SpawnedCli } from './cli.js';
+import { checkTraffic } from './openapi-traffic.js';
 
 export interface IssuedKey {
   accountId: string;
@@ -62,7 +63,10 @@ export async function startServe(
   };
 }
 
-/** fetch with the key in the `apiKey` header and JSON in and out. */
+/**
+ * fetch with the key in the `apiKey` header and JSON in and out. Every exchange is checked
+ * against the OpenAPI document; a mismatch fails the test (see openapi-traffic.ts).
+ */
 export async function api(
   server: { url: string },
   method: string,
@@ -84,6 +88,16 @@ export async function api(
   } catch {
     parsed = undefined;
   }
+  await checkTraffic({
+    method,
+    target: path,
+    headers,
+    ...(options.body !== undefined ? { body: options.body } : options.rawBody !== undefined ? { body: options.rawBody } : {}),
+    status: response.status,
+    responseHeaders: Object.fromEntries(response.headers),
+    responseBody: parsed,
+    responseText: text,
+  });
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 

@@ -106,9 +106,14 @@ interface DocumentedEndpoint {
 /** Every endpoint of the OpenAPI document, so an endpoint added later joins the matrix by itself. */
 async function endpoints(): Promise<DocumentedEndpoint[]> {
   const response = await call('GET', '/api/v2/openapi.json');
-  const paths = (response.body as { paths: Record<string, Record<string, { security?: unknown }>> }).paths;
-  return Object.entries(paths).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, auth: operation.security !== undefined })),
+  const document = response.body as { security?: unknown[]; paths: Record<string, Record<string, { security?: unknown[] }>> };
+  // An operation needs a key unless it says `security: []` (the document's own security applies otherwise).
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      auth: (operation.security ?? document.security ?? []).length > 0,
+    })),
   );
 }
 

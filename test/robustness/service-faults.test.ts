@@ -161,6 +161,8 @@ describe('a running server (headers timeout 1 s)', () => {
     }, 100);
     try {
       await sleep(200);
+      // Once untimed: a test file's first exchange with an operation compiles its OpenAPI checks.
+      await api(service, 'GET', '/api/v2/catalogs/statistics', { key: owner.apiKey });
       const timings: number[] = [];
       for (let i = 0; i < 20; i++) {
         const started = performance.now();

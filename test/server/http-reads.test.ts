@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
 import { ISO_MS, expectError, expectIssues, listAll, type Page } from '../helpers/http.js';
+import { serviceOpenApiDocument } from '../../src/server/routes/service.js';
 
 /**
  * The read-only endpoints over real HTTP: the three catalogs, queues, queue runs, analyses
@@ -327,7 +328,7 @@ describe('GET /api/v2/openapi.json', () => {
       info: { title: string; version: string };
       paths: Record<string, Record<string, { responses: Record<string, unknown>; deprecated?: boolean; parameters?: Array<{ name: string; in: string }> }>>;
     };
-    expect(document.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(document.openapi).toBe('3.1.0');
     expect(typeof document.info.title).toBe('string');
     expect(typeof document.info.version).toBe('string');
     for (const [method, path] of operations) {
@@ -347,5 +348,26 @@ describe('GET /api/v2/openapi.json', () => {
     expect(listParameters).toEqual(expect.arrayContaining(['page', 'limit', 'analysisType', 'reportType', 'reportCategory']));
     const runParameters = (document.paths['/api/v2/queue-runs']!.get!.parameters ?? []).map((parameter) => parameter.name);
     expect(runParameters).toEqual(expect.arrayContaining(['page', 'limit', 'status']));
+  });
+
+  it('is the document the traffic checks use (built from the same route table), served without a key', async () => {
+    const response = await api(server, 'GET', '/api/v2/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(serviceOpenApiDocument());
+  });
+
+  it('names operations like the CLI verbs, bounds page and limit, and lists the closed sets', () => {
+    type Schema = { type?: string; enum?: string[]; minimum?: number; maximum?: number; default?: number };
+    const document = serviceOpenApiDocument() as {
+      paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ name: string; schema: Schema }> }>>;
+    };
+    const operationIds = Object.values(document.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+    expect(operationIds).toEqual(
+      expect.arrayContaining(['listTemplates', 'getTemplate', 'createTemplate', 'replaceTemplate', 'deleteTemplate', 'listPresets', 'validateFormula', 'listQueues', 'listQueueRuns', 'listAnalyses', 'searchAnalysesV0']),
+    );
+    const parameter = (name: string) => document.paths['/api/v2/queue-runs']!.get!.parameters!.find((candidate) => candidate.name === name)!.schema;
+    expect(parameter('page')).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
+    expect(parameter('limit')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(parameter('status').enum).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
   });
 });

@@ -5,6 +5,7 @@ import {
 } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { reportTypesCatalog, statisticsCatalog } from '../../contract/default-catalogs.js';
 import type { Store } from '../store/index.js';
 import { sendJsonText } from './json-text.js';
 import type { Endpoint } from './table.js';
@@ -32,28 +33,34 @@ export function catalogEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/catalogs/report-types',
+      operationId: 'listReportTypes',
       kind: 'read',
       auth: true,
       summary: 'Valid reportType values per analysis type',
-      response: { status: 200, schema: reportTypesCatalogSchema, description: 'Report types by analysis type' },
+      response: { status: 200, schema: reportTypesCatalogSchema, description: 'Report types by analysis type', example: reportTypesCatalog },
+      cacheable: true,
       handler: cacheable(() => store.catalogs.reportTypes()),
     },
     {
       method: 'GET',
       url: '/api/v2/catalogs/statistics',
+      operationId: 'listStatistics',
       kind: 'read',
       auth: true,
       summary: 'Statistic keys per analysis type',
-      response: { status: 200, schema: statisticsCatalogSchema, description: 'Statistics by analysis type' },
+      response: { status: 200, schema: statisticsCatalogSchema, description: 'Statistics by analysis type', example: statisticsCatalog },
+      cacheable: true,
       handler: cacheable(() => store.catalogs.statistics()),
     },
     {
       method: 'GET',
       url: '/api/v2/catalogs/vegetation-index-defaults',
+      operationId: 'getVegetationIndexDefaults',
       kind: 'read',
       auth: true,
       summary: 'Everything needed to build a vegetation-index template',
       response: { status: 200, schema: vegetationIndexDefaultsSchema, description: 'Vegetation-index defaults' },
+      cacheable: true,
       handler: cacheable(() => store.catalogs.vegetationIndexDefaults()),
     },
   ];

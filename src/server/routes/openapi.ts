@@ -1,82 +1,201 @@
 import { z } from 'zod';
-import { errorBodySchema, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES } from '../../contract/index.js';
+import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
 import { MAX_IN_FLIGHT_PER_ACCOUNT } from '../in-flight.js';
-import type { Endpoint } from './table.js';
+import type { Endpoint, Method } from './table.js';
 
-function jsonSchema(schema: z.ZodType): unknown {
-  // Inputs as a client writes them (query strings before coercion); refinements are not expressible.
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' });
+/**
+ * OpenAPI 3.1: its schema dialect is JSON Schema 2020-12, which is what zod 4 writes, so the
+ * contract's schemas go in as they are (null types, if/then, uniqueItems, const).
+ */
+export const OPENAPI_VERSION = '3.1.0';
+
+/** Requests as a client writes them (query strings before coercion); answers as the service sends them. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  // Refinements are not expressible; the contract states what is (uniqueItems, enums, formats) as metadata.
+  const { $schema: _dialect, ...described } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return described;
 }
 
+/**
+ * Query parameters as the handler sees them after parsing: `page` and `limit` are integers
+ * with their bounds and defaults, although they travel as text.
+ */
 function queryParameters(schema: z.ZodType | undefined): unknown[] {
   if (!schema) return [];
-  const described = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
-  return Object.entries(described.properties ?? {}).map(([name, property]) => ({
+  const parsed = jsonSchema(schema, 'output') as { properties?: Record<string, Record<string, unknown>> };
+  const sent = jsonSchema(schema, 'input') as { required?: string[] };
+  return Object.entries(parsed.properties ?? {}).map(([name, property]) => ({
     name,
     in: 'query',
-    required: false,
+    required: (sent.required ?? []).includes(name),
     schema: property,
   }));
 }
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: jsonSchema(errorBodySchema) } },
-});
+const ref = (kind: 'headers' | 'responses' | 'schemas', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer', minimum: 0 } });
+const textHeader = (description: string, example: string) => ({ description, required: true, schema: { type: 'string' }, example });
 
-/** The OpenAPI document, generated from the same contract the routes validate with. */
-export function openApiDocument(endpoints: readonly Endpoint[]): unknown {
+/** Response headers, by the name the document gives them. */
+const headers = {
+  'X-RateLimit-Limit': integerHeader('Requests of this kind (reads or writes) allowed per window'),
+  'X-RateLimit-Remaining': integerHeader('Requests of this kind left in the current window'),
+  'X-RateLimit-Reset': integerHeader('Seconds until the window frees a request'),
+  'RateLimit-Policy': textHeader('The limit as an IETF RateLimit-Policy (quota q per window w seconds)', '"reads";q=600;w=60'),
+  RateLimit: textHeader('The state as an IETF RateLimit field (remaining r, reset t seconds)', '"reads";r=599;t=60'),
+  'Retry-After': integerHeader('Seconds to wait before trying again'),
+  Location: { description: 'The created resource', required: true, schema: { type: 'string', format: 'uri-reference' } },
+  Allow: textHeader('The methods the path has', 'GET, HEAD, POST'),
+  Deprecation: textHeader('RFC 9745: deprecated since this moment (@ Unix seconds)', '@1735689600'),
+  Link: textHeader('The successor of this deprecated endpoint', '</api/v2/analyses>; rel="successor-version"'),
+  ETag: textHeader('The version of this answer, for If-None-Match', '"wAxUDbt8vUgFR56DQRvvAnXXk1u"'),
+  'Cache-Control': textHeader('How long the answer may be reused without asking again', 'private, max-age=300'),
+} as const;
+type HeaderName = keyof typeof headers;
+
+/** Every answer of the service, errors included, carries the rate-limit state of its bucket. */
+const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
+const DEPRECATION_HEADERS: HeaderName[] = ['Deprecation', 'Link'];
+const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
+/** What an error status means beyond its codes, where the limits behind it need saying. */
+const STATUS_NOTES: Record<number, string> = {
+  413: `a body over 1 MiB, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored`,
+  429: `over the rate limit, or more than ${MAX_IN_FLIGHT_PER_ACCOUNT} requests of the account in flight`,
+};
+/** Headers an answer of this status carries besides the rate-limit ones. */
+const headersOfStatus: Record<number, HeaderName[]> = { 201: ['Location'], 405: ['Allow'], 429: ['Retry-After'], 503: ['Retry-After'] };
+
+const headerRefs = (names: readonly HeaderName[]) => Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
+
+/** The one error body, its `error` narrowed to the codes of one status (issues required on 400). */
+function errorBody(status: number): Record<string, unknown> {
+  const described = jsonSchema(errorBodySchema, 'output') as { properties: Record<string, unknown>; required: string[] };
+  const codes = errorCodes.filter((code) => errorStatus[code] === status);
+  return {
+    ...described,
+    properties: { ...described.properties, error: { type: 'string', enum: codes } },
+    required: status === 400 ? [...described.required, 'issues'] : described.required,
+  };
+}
+
+const errorStatuses = [...new Set(Object.values(errorStatus))].sort((a, b) => a - b);
+const errorResponseName = (status: number) => `Error${status}`;
+
+function errorResponse(status: number, extraHeaders: readonly HeaderName[] = []): unknown {
+  const codes = errorCodes.filter((code) => errorStatus[code] === status);
+  return {
+    description: `${codes.join(' or ')}${STATUS_NOTES[status] ? `: ${STATUS_NOTES[status]}` : ''}`,
+    headers: headerRefs([...RATE_LIMIT_HEADERS, ...(headersOfStatus[status] ?? []), ...extraHeaders]),
+    content: { 'application/json': { schema: ref('schemas', errorResponseName(status)) } },
+  };
+}
+
+/** Methods whose body Fastify reads (and so can refuse as too large or of the wrong type). */
+const READS_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT', 'DELETE']);
+
+/** Every error an endpoint can answer: those its shape implies, then its own. */
+export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
+  const codes = new Set<ErrorCode>([
+    // Any URL may carry a malformed percent-escape.
+    'VALIDATION_FAILED',
+    ...(endpoint.auth ? (['API_KEY_MISSING', 'API_KEY_INVALID'] as const) : []),
+    ...(endpoint.url.includes(':') ? (['NOT_FOUND'] as const) : []),
+    ...(READS_BODY.has(endpoint.method) ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+    ...(endpoint.errors ?? []),
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  ]);
+  return errorCodes.filter((code) => codes.has(code));
+}
+
+const AUTHENTICATED = [{ apiKey: [] }, { xApiKey: [] }, { bearer: [] }];
+
+function operation(endpoint: Endpoint): Record<string, unknown> {
+  const extraHeaders = endpoint.deprecated ? DEPRECATION_HEADERS : [];
+  const responses: Record<string, unknown> = {};
+  const success: NonNullable<Endpoint['response']> = endpoint.response ?? { status: 200, description: 'OK' };
+  const cacheHeaders = endpoint.cacheable ? CACHE_HEADERS : [];
+  responses[String(success.status)] = {
+    description: success.description,
+    headers: headerRefs([...RATE_LIMIT_HEADERS, ...(headersOfStatus[success.status] ?? []), ...extraHeaders, ...cacheHeaders]),
+    ...(success.status === 204
+      ? {}
+      : {
+          content: {
+            'application/json': {
+              schema: success.schema ? jsonSchema(success.schema, 'output') : { type: 'object' },
+              ...(success.example !== undefined ? { example: success.example } : {}),
+            },
+          },
+        }),
+  };
+  if (endpoint.cacheable) {
+    responses['304'] = { description: 'Not modified: the copy whose ETag was sent in If-None-Match is still good', headers: headerRefs([...RATE_LIMIT_HEADERS, ...cacheHeaders]) };
+  }
+  for (const status of new Set(errorCodesOf(endpoint).map((code) => errorStatus[code]))) {
+    // A shared answer, unless this endpoint adds headers to every answer (the deprecated one).
+    responses[String(status)] = extraHeaders.length > 0 ? errorResponse(status, extraHeaders) : ref('responses', errorResponseName(status));
+  }
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    ...(endpoint.deprecated ? { deprecated: true } : {}),
+    ...(endpoint.auth ? {} : { security: [] }),
+    parameters: [
+      ...(endpoint.url.includes(':id')
+        ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 500 } }]
+        : []),
+      ...queryParameters(endpoint.query),
+      ...(endpoint.cacheable ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the client holds', schema: { type: 'string' } }] : []),
+    ],
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: !endpoint.bodyOptional,
+            content: {
+              'application/json': {
+                schema: jsonSchema(endpoint.body, 'input'),
+                ...(endpoint.bodyExample !== undefined ? { example: endpoint.bodyExample } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI document, generated from the route table and the contract the routes validate with. */
+export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
     const path = endpoint.url.replace(/:(\w+)/g, '{$1}');
-    const parameters = [
-      ...(endpoint.url.includes(':id') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] : []),
-      ...queryParameters(endpoint.query),
-    ];
-    const responses: Record<string, unknown> = {};
-    if (endpoint.response) {
-      responses[String(endpoint.response.status)] = endpoint.response.schema
-        ? { description: endpoint.response.description, content: { 'application/json': { schema: jsonSchema(endpoint.response.schema) } } }
-        : { description: endpoint.response.description };
-    }
-    if (endpoint.body || endpoint.query) responses['400'] = errorResponse('VALIDATION_FAILED, with issues');
-    if (endpoint.auth) responses['401'] = errorResponse('API_KEY_MISSING or API_KEY_INVALID');
-    if (endpoint.url.includes(':id')) responses['404'] = errorResponse('NOT_FOUND (also for ids of another account)');
-    if (endpoint.method === 'POST' && endpoint.url === '/api/v2/templates') responses['403'] = errorResponse('PLAN_LIMIT_EXCEEDED');
-    if (endpoint.body) {
-      const storedTemplate = endpoint.url === '/api/v2/templates' || endpoint.url === '/api/v2/templates/:id';
-      responses['413'] = errorResponse(
-        `PAYLOAD_TOO_LARGE: a body over 1 MiB${storedTemplate ? `, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored` : ''}`,
-      );
-    }
-    responses['429'] = errorResponse(
-      `RATE_LIMITED, with Retry-After: over the rate limit, or more than ${MAX_IN_FLIGHT_PER_ACCOUNT} requests of the account in flight`,
-    );
-    responses['503'] = errorResponse('SERVICE_UNAVAILABLE, with Retry-After: database locked by another process, or shutting down');
     paths[path] ??= {};
-    paths[path][endpoint.method.toLowerCase()] = {
-      summary: endpoint.summary,
-      ...(endpoint.deprecated ? { deprecated: true } : {}),
-      ...(endpoint.auth ? { security: [{ apiKey: [] }, { xApiKey: [] }, { bearer: [] }] } : {}),
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(endpoint.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(endpoint.body) } } } }
-        : {}),
-      responses,
-    };
+    const described = operation(endpoint);
+    if ((described.parameters as unknown[]).length === 0) delete described.parameters;
+    paths[path][endpoint.method.toLowerCase()] = described;
   }
   return {
-    openapi: '3.0.3',
+    openapi: OPENAPI_VERSION,
     info: {
       title: 'Report templates, catalogs and queues (reportctl embedded service)',
       version: '2',
       description:
+        'Every path also answers HEAD where it answers GET. A method a path does not have is answered with ' +
+        '`Error405` (and its `Allow` header); a path the service does not have with `Error404`. Requests Node ' +
+        'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408, not ' +
+        'HTTP: 400) get the same error body, without rate-limit headers. ' +
         `Limits: bodies up to 1 MiB; a stored template up to ${MAX_TEMPLATE_BYTES / 1024} KiB as JSON; up to ` +
         `${MAX_LAYOUT_ELEMENTS} layout elements per orientation; each free-form element property up to ` +
         `${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON; no non-finite numbers, lone surrogates or control ` +
         'characters (but tab, CR and LF) anywhere in a body, none at all in names; ' +
         `${MAX_IN_FLIGHT_PER_ACCOUNT} requests in flight per account.`,
+      license: { name: 'UNLICENSED (no licence has been granted)' },
     },
+    // Relative: the document is served by the service it describes, wherever that listens.
+    servers: [{ url: '/', description: 'The service that served this document' }],
+    security: AUTHENTICATED,
     paths,
     components: {
       securitySchemes: {
@@ -84,6 +203,9 @@ export function openApiDocument(endpoints: readonly Endpoint[]): unknown {
         xApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer' },
       },
+      headers,
+      responses: Object.fromEntries(errorStatuses.map((status) => [errorResponseName(status), errorResponse(status)])),
+      schemas: Object.fromEntries(errorStatuses.map((status) => [errorResponseName(status), errorBody(status)])),
     },
   };
 }
@@ -95,7 +217,9 @@ export function openApiEndpoint(endpoints: readonly Endpoint[]): Endpoint {
     url: '/api/v2/openapi.json',
     kind: 'read',
     auth: false,
+    operationId: 'getOpenApiDocument',
     summary: 'This document',
+    response: { status: 200, description: 'The OpenAPI document' },
     handler: () => (document ??= openApiDocument([...endpoints])),
   };
 }

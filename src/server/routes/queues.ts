@@ -10,6 +10,7 @@ import {
 } from '../../contract/index.js';
 import { parseOr400 } from '../errors.js';
 import { callerOf } from '../auth.js';
+import { demoQueues } from '../seed/demo.js';
 import type { Store } from '../store/index.js';
 import type { Endpoint } from './table.js';
 
@@ -18,6 +19,7 @@ export function queueEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/queues',
+      operationId: 'listQueues',
       kind: 'read',
       auth: true,
       summary: "The account's saved queues with their steps",
@@ -31,6 +33,7 @@ export function queueEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/queue-runs',
+      operationId: 'listQueueRuns',
       kind: 'read',
       auth: true,
       summary: 'Enqueued and executed runs with per-step status (poll this to follow a run)',
@@ -44,6 +47,7 @@ export function queueEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/analyses',
+      operationId: 'listAnalyses',
       kind: 'read',
       auth: true,
       summary: "The account's analyses; filters combine with AND",
@@ -57,12 +61,16 @@ export function queueEndpoints(store: Store): Endpoint[] {
     {
       method: 'POST',
       url: '/api/v0/analyses',
+      operationId: 'searchAnalysesV0',
       kind: 'read',
       auth: true,
       // Deprecated since 2025-01-01T00:00:00Z; RFC 9745 writes the moment as @unix-seconds.
       deprecated: { since: '@1735689600', successor: '/api/v2/analyses' },
       summary: 'Deprecated: use GET /api/v2/analyses. Unordered, and only one filter applies',
       body: legacyAnalysesBodySchema,
+      bodyOptional: true,
+      bodyExample: { lotId: demoQueues[0]!.steps[0]!.lotId },
+      response: { status: 200, schema: paginated(analysisSchema), description: 'The first 100 matching analyses, unordered' },
       handler: (request) => {
         const filter = parseOr400(legacyAnalysesBodySchema, request.body ?? {});
         return store.analyses.legacyList(callerOf(request).accountId, filter);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { ErrorCode } from '../../contract/index.js';
 
 /** Reads and writes are limited separately (PRODUCT.md "Limits"). */
 export type RequestKind = 'read' | 'write';
@@ -12,10 +13,20 @@ export interface Endpoint {
   kind: RequestKind;
   /** False only for the public OpenAPI document. */
   auth: boolean;
+  /** The CLI's verb for it (`listTemplates`, `createTemplate` …): the document's operationId. */
+  operationId: string;
   summary: string;
   query?: z.ZodType;
   body?: z.ZodType;
-  response?: { status: number; schema?: z.ZodType; description: string };
+  /** The body may be left out altogether (the deprecated v0 listing). */
+  bodyOptional?: boolean;
+  /** A body for the document's example, taken from the demo data. */
+  bodyExample?: unknown;
+  /** Error codes only this endpoint answers; those every endpoint of its shape answers are derived. */
+  errors?: ErrorCode[];
+  response?: { status: number; schema?: z.ZodType; description: string; example?: unknown };
+  /** Answers carry ETag and Cache-Control, and a matching If-None-Match is a 304 (the catalogs). */
+  cacheable?: boolean;
   /** Marks every response of the endpoint (RFC 9745 Deprecation + successor Link). */
   deprecated?: { since: string; successor: string };
   handler(request: FastifyRequest, reply: FastifyReply): unknown;

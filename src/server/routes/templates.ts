@@ -18,9 +18,18 @@ import { ApiError, notFound, parseOr400, validationFailed } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { callerOf } from '../auth.js';
 import { sendJsonParts, sendJsonText } from './json-text.js';
+import { presets } from '../../contract/default-catalogs.js';
+import { demoTemplatePresetIds } from '../seed/demo.js';
 import type { Endpoint } from './table.js';
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+/** The document's examples: the demo account's templates, made from presets. */
+const demoBody = (index: number) => {
+  const { presetId, name } = demoTemplatePresetIds[index]!;
+  return { ...presets.find((preset) => preset.id === presetId)!.seedPayload, name };
+};
+const customFormula = (demoBody(3) as { formula?: string }).formula;
 
 export function templateEndpoints(store: Store): Endpoint[] {
   /** Valid, and small enough to store: a page of 100 templates stays under 26 MiB. */
@@ -37,6 +46,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/templates',
+      operationId: 'listTemplates',
       kind: 'read',
       auth: true,
       summary: "The account's templates, newest first",
@@ -50,6 +60,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/templates/presets',
+      operationId: 'listPresets',
       kind: 'read',
       auth: true,
       summary: 'Starter templates; each seedPayload can be POSTed as it is',
@@ -63,10 +74,13 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'POST',
       url: '/api/v2/templates',
+      operationId: 'createTemplate',
       kind: 'write',
       auth: true,
       summary: 'Create a template (counts against the plan limit)',
       body: templateBodySchema,
+      bodyExample: demoBody(0),
+      errors: ['PLAN_LIMIT_EXCEEDED'],
       response: { status: 201, schema: templateSchema, description: 'The stored template' },
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         const caller = callerOf(request);
@@ -81,6 +95,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'GET',
       url: '/api/v2/templates/:id',
+      operationId: 'getTemplate',
       kind: 'read',
       auth: true,
       summary: 'One template',
@@ -94,10 +109,12 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'PUT',
       url: '/api/v2/templates/:id',
+      operationId: 'replaceTemplate',
       kind: 'write',
       auth: true,
       summary: 'Replace the whole template (not a merge)',
       body: templateBodySchema,
+      bodyExample: demoBody(1),
       response: { status: 200, schema: templateSchema, description: 'The stored template' },
       handler: (request) => {
         const accountId = callerOf(request).accountId;
@@ -111,6 +128,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'DELETE',
       url: '/api/v2/templates/:id',
+      operationId: 'deleteTemplate',
       kind: 'write',
       auth: true,
       summary: 'Delete the template',
@@ -123,11 +141,13 @@ export function templateEndpoints(store: Store): Endpoint[] {
     {
       method: 'POST',
       url: '/api/v2/templates/validate-formula',
+      operationId: 'validateFormula',
       kind: 'read',
       auth: true,
       summary: 'Check a Custom_Index formula with the parser used when saving templates',
       body: validateFormulaBodySchema,
-      response: { status: 200, schema: validateFormulaResultSchema, description: 'The verdict' },
+      bodyExample: { formula: customFormula },
+      response: { status: 200, schema: validateFormulaResultSchema, description: 'The verdict', example: { valid: true, usesL: true } },
       handler: (request) => {
         const { formula } = parseOr400(validateFormulaBodySchema, request.body);
         const rules = formulaRulesOf(store.catalogs.vegetationIndexDefaults());

@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+
+/**
+ * What a user's code generator makes of the served document: openapi-typescript turns it into
+ * types, and test/typed-client/client.ts, which calls three endpoints through them (and
+ * expects the closed sets and bounds to be enforced), type-checks under tsc.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServe();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const node = (...args: string[]) => spawnSync(process.execPath, args, { encoding: 'utf8', cwd: root, timeout: 120_000 });
+
+it('openapi-typescript turns the served document into types a typed client compiles against', async () => {
+  const served = await api(server, 'GET', '/api/v2/openapi.json');
+  expect(served.status).toBe(200);
+  const dir = tempDir('reportctl-typed-client-');
+  writeFileSync(join(dir, 'openapi.json'), served.text);
+
+  const generate = node(join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', join(dir, 'openapi.d.ts'));
+  expect(generate.status, generate.stderr).toBe(0);
+
+  copyFileSync(join(root, 'test/typed-client/client.ts'), join(dir, 'client.ts'));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        types: [],
+      },
+      files: ['client.ts'],
+    }),
+  );
+  const check = node(join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json'));
+  expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
+}, 120_000);
