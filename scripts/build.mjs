@@ -9,11 +9,15 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// commander is on every command's path: bundled, it skips a module lookup at start-up.
-const bundled = new Set(['commander']);
+// Bundled: commander (every command's path) and what the client path needs (undici, zod,
+// cli-table3), so a network command loads one file, compiled from V8's code cache, instead of
+// some 200 files from node_modules (bench/startup.mjs; test/cli/bundled-client.test.ts).
+// The ESM-only packages stay outside (see import-package.ts), as do the service's.
+const bundled = new Set(['commander', 'undici', 'zod', 'cli-table3']);
 const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
 // Build beside dist/ and swap it in, so a running test never sees a half-written dist/.
@@ -87,7 +91,7 @@ try {
   // before 20.19: those go through importPackage.
   const esmOnly = [
     ...new Set(Object.values(cli.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path))),
-  ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && isEsmOnly(name));
+  ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && !isBuiltin(name) && isEsmOnly(name));
   if (esmOnly.length > 0) throw new Error(`build: load ${esmOnly.join(', ')} with importPackage (src/cli/import-package.ts): they are ES modules only`);
   await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });

@@ -38,13 +38,13 @@ export function nodeVersionCheck(version: string | undefined): DoctorCheck {
 
 export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion)];
-  const [{ openConfig, resolveSettings }, { ApiClient }, { ApiResponseError, NetworkError }] = await Promise.all([
+  const [{ readConfig, resolveSettings }, { ApiClient }, { ApiResponseError, NetworkError }] = await Promise.all([
     import('../../config.js'),
     import('../../../client/http.js'),
     import('../../../client/errors.js'),
   ]);
 
-  const config = await openConfig(deps.env);
+  const config = readConfig(deps.env);
   try {
     const mode = (await stat(config.path)).mode & 0o777;
     checks.push(
@@ -56,7 +56,7 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     checks.push({ name: 'config file', status: 'ok', detail: `none yet (${config.path}); \`reportctl auth login\` creates it` });
   }
 
-  const settings = resolveSettings(options, deps.env, config.read());
+  const settings = resolveSettings(options, deps.env, config.config);
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
