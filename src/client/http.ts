@@ -1,4 +1,9 @@
-import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// undici's request API, proxy agent and errors by path: its index loads fetch, WebSocket,
+// caches and mocks too, which a one-shot command would pay for at every start.
+import request from 'undici/lib/api/api-request.js';
+import undiciErrors from 'undici/lib/core/errors.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import type { z } from 'zod';
 import { errorBodySchema } from '../contract/index.js';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from './errors.js';
@@ -99,7 +104,8 @@ export class ApiClient {
 
   /** Reads a 2xx body leniently: unknown fields pass, but the shape must be the contract's. */
   parse<T extends z.ZodType>(schema: T, result: ApiResult): z.infer<T> {
-    const parsed = schema.safeParse(result.body);
+    // No JIT: compiling a fast path for the schema costs more than one answer's parse saves.
+    const parsed = schema.safeParse(result.body, { jitless: true });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new UnexpectedResponseError(result.url, first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'invalid body');
@@ -205,11 +211,13 @@ export class ApiClient {
     let response: Dispatcher.ResponseData;
     let text: string;
     try {
-      response = await request(url, {
+      const target = new URL(url);
+      response = await request.call(this.options.dispatcher ?? defaultDispatcher(), {
+        origin: target.origin,
+        path: target.pathname + target.search,
         method: method as Dispatcher.HttpMethod,
         headers,
         ...(payload !== undefined ? { body: payload } : {}),
-        dispatcher: this.options.dispatcher ?? defaultDispatcher(),
         headersTimeout: timeout,
         bodyTimeout: timeout,
         ...(signal ? { signal } : {}),
