@@ -9,11 +9,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-// undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
-// for a command that lasts a moment that is wasted CPU and some 35 MB (bench/startup.mjs).
-// The embedded service does not use WebAssembly.
-require('node:v8').setFlagsFromString('--liftoff-only');
-
 const main = path.join(__dirname, '..', 'dist', 'main.cjs');
 const cacheFile = `${main}.cache`;
 // Set by scripts/build.mjs only: compile without a cache and write one at exit.

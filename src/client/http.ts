@@ -4,6 +4,9 @@ import type { Dispatcher } from 'undici';
 import request from 'undici/lib/api/api-request.js';
 import undiciErrors from 'undici/lib/core/errors.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import undiciApi from 'undici/lib/api/index.js';
+import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import { setFlagsFromString } from 'node:v8';
 import type { z } from 'zod';
 import { errorBodySchema } from '../contract/index.js';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from './errors.js';
@@ -74,6 +77,13 @@ const READ_POSTS = [/\/templates\/validate-formula\/?$/, /\/api\/v0\/analyses\/?
 let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
 function defaultDispatcher(): Dispatcher {
+  if (sharedDispatcher === undefined) {
+    // What undici's index does as it loads: the proxy agent calls connect() on its client.
+    Object.assign(UndiciDispatcher.prototype, undiciApi);
+    // undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
+    // for a command that lasts a moment, CPU and some 35 MB of memory never recouped.
+    setFlagsFromString('--liftoff-only');
+  }
   sharedDispatcher ??= new EnvHttpProxyAgent();
   return sharedDispatcher;
 }

@@ -13,3 +13,11 @@ declare module 'undici/lib/core/errors.js' {
   import { errors } from 'undici';
   export = errors;
 }
+declare module 'undici/lib/api/index.js' {
+  const api: Record<string, (...args: never[]) => unknown>;
+  export = api;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import { Dispatcher } from 'undici';
+  export = Dispatcher;
+}
