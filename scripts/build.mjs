@@ -9,11 +9,17 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+const VENDORED = ['undici', 'zod', 'cli-table3'];
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// commander is on every command's path: bundled, it skips a module lookup at start-up.
-const bundled = new Set(['commander']);
+// Bundled: commander (every command's path) and what the client path needs (undici, zod,
+// cli-table3), so a network command loads two files instead of some 200 from node_modules
+// (bench/startup.mjs; test/cli/lazy-imports.test.ts). The client's packages go into a file
+// of their own, dist/vendor.cjs, so `formula check` and `--help` keep a small file and cache.
+// The ESM-only packages stay outside (see import-package.ts), as do the service's.
+const bundled = new Set(['commander', ...VENDORED]);
 const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
 // Build beside dist/ and swap it in, so a running test never sees a half-written dist/.
@@ -58,6 +64,27 @@ const lazyBuiltins = {
     });
   },
 };
+/**
+ * The CLI's imports of the vendored packages become calls into dist/vendor.cjs, which loads
+ * each on first use: `import { z } from 'zod'` runs zod's module body only when a module that
+ * needs it runs. The specifiers seen are what the vendor file is built to hold.
+ */
+const vendorSpecifiers = new Set();
+const VENDOR_IMPORT = new RegExp(`^(${VENDORED.join('|')})(/.*)?$`);
+const vendor = {
+  name: 'vendor',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/vendor\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    pluginBuild.onResolve({ filter: VENDOR_IMPORT }, (args) => {
+      vendorSpecifiers.add(args.path);
+      return { path: args.path, namespace: 'vendor' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
+      contents: `module.exports = require('./vendor.cjs')(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
 const common = {
   bundle: true,
   format: 'cjs',
@@ -77,7 +104,7 @@ try {
     ...common,
     entryPoints: ['src/main.ts'],
     outfile: new URL('main.cjs', staging).pathname,
-    plugins: [keepApart, lazyBuiltins],
+    plugins: [keepApart, lazyBuiltins, vendor],
     banner: { js: `// build ${buildId}` },
     // import() of a CommonJS file becomes require(): from a code-cached script, import() fails.
     supported: { 'dynamic-import': false },
@@ -87,8 +114,14 @@ try {
   // before 20.19: those go through importPackage.
   const esmOnly = [
     ...new Set(Object.values(cli.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path))),
-  ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && isEsmOnly(name));
+  ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && !isBuiltin(name) && isEsmOnly(name));
   if (esmOnly.length > 0) throw new Error(`build: load ${esmOnly.join(', ')} with importPackage (src/cli/import-package.ts): they are ES modules only`);
+  const loaders = [...vendorSpecifiers].sort().map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`);
+  await build({
+    ...common,
+    stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: 'vendor.js' },
+    outfile: new URL('vendor.cjs', staging).pathname,
+  });
   await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
 } catch (error) {

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { homedir, platform } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { KeyHeader } from '../client/key-headers.js';
 import type { Env } from './io.js';
 import { importPackage } from './import-package.js';
@@ -24,7 +27,37 @@ export const profileField: Record<ProfileKey, keyof Profile> = {
   language: 'language',
 };
 
-/** The config file (written with mode 0600: it holds keys). conf loads only when needed. */
+/**
+ * Where conf keeps the file: REPORTCTL_CONFIG_DIR, or env-paths' config directory for the
+ * project `reportctl` with no suffix (what `openConfig` asks conf for; a test holds the two
+ * equal), then `config.json`.
+ */
+export function configFilePath(env: Env, system = platform(), home = homedir()): string {
+  if (env.REPORTCTL_CONFIG_DIR) return resolve(env.REPORTCTL_CONFIG_DIR, 'config.json');
+  let dir: string;
+  if (system === 'darwin') dir = join(home, 'Library', 'Preferences', 'reportctl');
+  else if (system === 'win32') dir = join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'reportctl', 'Config');
+  else dir = join(env.XDG_CONFIG_HOME || join(home, '.config'), 'reportctl');
+  return join(dir, 'config.json');
+}
+
+/**
+ * The config file read as conf reads it (JSON; no file is an empty config; a damaged one
+ * throws), without loading conf and its validator: most commands only read their settings.
+ */
+export function readConfig(env: Env): { path: string; config: ConfigShape } {
+  const path = configFilePath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, config: {} };
+    throw error;
+  }
+  return { path, config: Object.assign({}, JSON.parse(text) as ConfigShape) };
+}
+
+/** The config file for writing (mode 0600: it holds keys), through conf, loaded only here. */
 export interface ConfigStore {
   path: string;
   read(): ConfigShape;

@@ -1,5 +1,5 @@
 import type { ServiceApi } from '../client/api.js';
-import { openConfig, resolveSettings, type Settings } from './config.js';
+import { readConfig, resolveSettings, type Settings } from './config.js';
 import type { CliDeps, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
@@ -23,8 +23,7 @@ export interface Progress {
 }
 
 export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promise<Settings> {
-  const config = await openConfig(deps.env);
-  return resolveSettings(options, deps.env, config.read());
+  return resolveSettings(options, deps.env, readConfig(deps.env).config);
 }
 
 export async function startProgress(deps: CliDeps): Promise<Progress> {

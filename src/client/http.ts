@@ -1,4 +1,12 @@
-import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// undici's request API, proxy agent and errors by path: its index loads fetch, WebSocket,
+// caches and mocks too, which a one-shot command would pay for at every start.
+import request from 'undici/lib/api/api-request.js';
+import undiciErrors from 'undici/lib/core/errors.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import undiciApi from 'undici/lib/api/index.js';
+import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import { setFlagsFromString } from 'node:v8';
 import type { z } from 'zod';
 import { errorBodySchema } from '../contract/index.js';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from './errors.js';
@@ -73,6 +81,13 @@ const READ_POSTS = [/\/templates\/validate-formula\/?$/, /\/api\/v0\/analyses\/?
 let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
 function defaultDispatcher(): Dispatcher {
+  if (sharedDispatcher === undefined) {
+    // What undici's index does as it loads: the proxy agent calls connect() on its client.
+    Object.assign(UndiciDispatcher.prototype, undiciApi);
+    // undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
+    // for a command that lasts a moment, CPU and some 35 MB of memory never recouped.
+    setFlagsFromString('--liftoff-only');
+  }
   sharedDispatcher ??= new EnvHttpProxyAgent();
   return sharedDispatcher;
 }
@@ -107,7 +122,8 @@ export class ApiClient {
    * no defaults or transforms) in the service's key order, so --json prints what it sent.
    */
   parse<T extends z.ZodType>(schema: T, result: ApiResult): z.infer<T> {
-    const parsed = schema.safeParse(result.body);
+    // No JIT: compiling a fast path for the schema costs more than one answer's parse saves.
+    const parsed = schema.safeParse(result.body, { jitless: true });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new UnexpectedResponseError(result.url, first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'invalid body');
@@ -220,11 +236,13 @@ export class ApiClient {
     let response: Dispatcher.ResponseData;
     let text: string;
     try {
-      response = await request(url, {
+      const target = new URL(url);
+      response = await request.call(this.options.dispatcher ?? defaultDispatcher(), {
+        origin: target.origin,
+        path: target.pathname + target.search,
         method: method as Dispatcher.HttpMethod,
         headers,
         ...(payload !== undefined ? { body: payload } : {}),
-        dispatcher: this.options.dispatcher ?? defaultDispatcher(),
         headersTimeout: timeout,
         bodyTimeout: timeout,
         ...(signal ? { signal } : {}),

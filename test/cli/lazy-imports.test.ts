@@ -1,15 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BIN, cleanEnv } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { startServe, tempDir, type TestServer } from '../helpers/server.js';
 
 const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3'];
 
 /** Every module URL the command resolved, recorded by a loader hook. */
-function modulesLoadedBy(args: string[]): string[] {
+function modulesLoadedBy(args: string[], env: Record<string, string> = {}): string[] {
   const dir = tempDir();
   const log = join(dir, 'modules.log');
   const hooks = join(dir, 'hooks.mjs');
@@ -44,7 +44,7 @@ Module._load = function (request, parent, isMain) {
   writeFileSync(log, '');
   const result = spawnSync(process.execPath, ['--require', register, BIN, ...args], {
     encoding: 'utf8',
-    env: cleanEnv(),
+    env: cleanEnv(env),
   });
   expect(result.status, result.stderr).toBe(0);
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
@@ -79,7 +79,48 @@ describe('heavy modules load lazily', () => {
     const loaded = modulesLoadedBy(['templates', 'validate', '--help']);
     expect(loaded.some((url) => url.includes('/node_modules/'))).toBe(false);
     const withDb = modulesLoadedBy(['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
-    expect(withDb.some((url) => url.includes('/node_modules/zod'))).toBe(true);
+    expect(withDb.some((url) => url.includes('/node_modules/better-sqlite3'))).toBe(true);
     expect(withDb.some((url) => url.includes('/dist/embedded.cjs'))).toBe(true);
   });
 });
+
+/** What the build puts in dist/vendor.cjs (scripts/build.mjs), and what conf brings to write. */
+const BUNDLED = ['undici', 'zod', 'cli-table3', 'commander', 'conf', 'ajv', 'semver', 'atomically'];
+
+describe('network commands load their packages from the bundle', () => {
+  let server: TestServer;
+  let env: Record<string, string>;
+  const ids = { template: '', run: '' };
+  beforeAll(async () => {
+    server = await startServe();
+    const { accountId, apiKey } = await server.newAccount();
+    env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: apiKey };
+    const preset = await runJson(['templates', 'presets', '--json'], env);
+    const file = join(tempDir(), 'template.json');
+    writeFileSync(file, JSON.stringify({ ...preset.data[0].seedPayload, name: 'bundled' }));
+    ids.template = (await runJson(['templates', 'create', '--file', file, '--json'], env)).id;
+    const queue = await server.admin<{ id: string }>('queues', 'create', '--account', accountId, '--name', 'q', '--step', 'lot-1:counting');
+    ids.run = (await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id)).id;
+    await server.admin('queue-runs', 'cancel', ids.run);
+  });
+  afterAll(async () => server?.stop());
+
+  it.each([
+    [['templates', 'list']],
+    [['templates', 'get', 'TEMPLATE']],
+    [['catalogs', 'report-types']],
+    [['queue-runs', 'list']],
+    [['queue-runs', 'watch', 'RUN']],
+  ])('reportctl %j reads no package file from node_modules', (args) => {
+    const loaded = modulesLoadedBy(args.map((word) => (word === 'TEMPLATE' ? ids.template : word === 'RUN' ? ids.run : word)), env);
+    // Not vacuous: the bundle's vendor file is what answered.
+    expect(loaded.some((url) => url.endsWith('/dist/vendor.cjs'))).toBe(true);
+    for (const name of BUNDLED) expect(loaded.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
+  });
+});
+
+async function runJson(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(env) });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}

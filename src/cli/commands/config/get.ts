@@ -19,13 +19,13 @@ export function registerConfigGet(parent: Command, deps: CliDeps, wrap: Wrap): v
 }
 
 export async function runConfigGet(key: ProfileKey, options: ConfigGetOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig }, { describeSettings }, { writeLine }] = await Promise.all([
+  const [{ readConfig }, { describeSettings }, { writeLine }] = await Promise.all([
     import('../../config.js'),
     import('./settings.js'),
     import('../../io.js'),
   ]);
-  const config = await openConfig(deps.env);
-  const row = describeSettings(options, deps.env, config.read(), options.reveal === true).find((setting) => setting.key === key)!;
+  const config = readConfig(deps.env);
+  const row = describeSettings(options, deps.env, config.config, options.reveal === true).find((setting) => setting.key === key)!;
   if (options.json) return writeLine(deps.io.stdout, JSON.stringify({ key, value: row.value ?? null, source: row.source }));
   if (row.value === undefined) throw new CliError(`${key} is not set`, ExitCode.failed, key === 'api-key' ? 'run `reportctl auth login`' : undefined);
   writeLine(deps.io.stdout, row.value);

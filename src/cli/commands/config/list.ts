@@ -19,15 +19,15 @@ export function registerConfigList(parent: Command, deps: CliDeps, wrap: Wrap): 
 }
 
 export async function runConfigList(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig }, { describeSettings }, { printJson, printTable }, { loadStyle }, { colorEnabled }] = await Promise.all([
+  const [{ readConfig }, { describeSettings }, { printJson, printTable }, { loadStyle }, { colorEnabled }] = await Promise.all([
     import('../../config.js'),
     import('./settings.js'),
     import('../../output.js'),
     import('../../style.js'),
     import('../../io.js'),
   ]);
-  const config = await openConfig(deps.env);
-  const stored = config.read();
+  const config = readConfig(deps.env);
+  const stored = config.config;
   const rows = describeSettings(options, deps.env, stored);
   const profiles = Object.keys(stored.profiles ?? {});
   if (options.json) {

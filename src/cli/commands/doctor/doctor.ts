@@ -41,13 +41,13 @@ export function nodeVersionCheck(version: string | undefined): DoctorCheck {
 
 export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion)];
-  const [{ openConfig, resolveSettings }, { ApiClient }, { ApiResponseError, NetworkError }] = await Promise.all([
+  const [{ readConfig, resolveSettings }, { ApiClient }, { ApiResponseError, NetworkError }] = await Promise.all([
     import('../../config.js'),
     import('../../../client/http.js'),
     import('../../../client/errors.js'),
   ]);
 
-  const config = await openConfig(deps.env);
+  const config = readConfig(deps.env);
   try {
     const mode = (await stat(config.path)).mode & 0o777;
     checks.push(
@@ -59,7 +59,7 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     checks.push({ name: 'config file', status: 'ok', detail: `none yet (${config.path}); \`reportctl auth login\` creates it` });
   }
 
-  const stored = config.read();
+  const stored = config.config;
   const configured = resolveSettings(options, deps.env, stored);
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
   for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
