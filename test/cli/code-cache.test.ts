@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -119,5 +119,19 @@ describe('V8 code cache of dist/main.cjs', () => {
     // Without the id's line, no cache is tried at all.
     writeFileSync(main, rebuilt.replace(/^.*\n/, ''));
     expect(run(join(dir, 'bin', 'reportctl.js'), ['formula', 'check', 'NIR/(R+eps)']).stdout).toBe('valid (USES L: no)\n');
+  });
+
+  it('on Node 24 and later, Node keeps its own compile cache for the packages a command loads', { timeout: 30_000 }, () => {
+    const tmp = tempDir();
+    // A coloured diagnostic loads chalk, through dist/import-package.cjs: both by Node's module loader.
+    expect(run(join(install(), 'bin', 'reportctl.js'), ['formula', 'check', 'ndvi'], { TMPDIR: tmp, FORCE_COLOR: '1' }).stdout).toContain('\u001b[31m');
+    const cacheDir = join(tmp, 'node-compile-cache');
+    if (Number(process.versions.node.split('.')[0]) >= 24) {
+      const versions = readdirSync(cacheDir);
+      expect(versions).toHaveLength(1);
+      expect(readdirSync(join(cacheDir, versions[0]!)).length).toBeGreaterThan(0);
+    } else {
+      expect(existsSync(cacheDir)).toBe(false);
+    }
   });
 });

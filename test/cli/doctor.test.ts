@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { nodeVersionCheck, runDoctor } from '../../src/cli/commands/doctor/doctor.js';
+import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { runCli } from '../helpers/cli.js';
 import { startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
 import { fakeService, json } from '../helpers/fake-service.js';
@@ -27,7 +30,8 @@ describe('reportctl doctor', () => {
     const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey } });
     expect(result.code).toBe(0);
     const checks = checksOf(result.stdout);
-    expect(checks.node!.status).toBe('ok');
+    // Node 20, this machine's, is past its end of life: a warning, which does not fail doctor.
+    expect(checks.node!.status).not.toBe('fail');
     expect(checks.service!.status).toBe('ok');
     expect(checks['api key']!.status).toBe('ok');
     expect(checks.clock!.status).toBe('ok');
@@ -87,5 +91,42 @@ describe('reportctl doctor', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('accepted');
     expect(result.stdout).toContain(`FAIL api key: not checked: the service answered ${status}, a redirect to https://example.invalid/api/v2/templates`);
+  });
+
+  it('notes a Node.js line past its end of life, by the clock it is given', async () => {
+    const stdout = new PassThrough().setEncoding('utf8');
+    let output = '';
+    stdout.on('data', (chunk: string) => (output += chunk));
+    const deps = (now: string): CliDeps => ({
+      io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+      env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+      clock: { ...systemClock, now: () => Date.parse(now) },
+      signal: new AbortController().signal,
+      nodeVersion: '20.20.2',
+    });
+    expect(await runDoctor({}, deps('2026-11-23T12:00:00Z'))).toBe(0);
+    expect(output).toContain('warn node: Node.js 20.20.2 is past its end of life (2026-04-30): it gets no more security fixes\n    fix: install Node.js 22 or 24 (maintained LTS)\n');
+    output = '';
+    expect(await runDoctor({}, deps('2026-04-29T23:59:59Z'))).toBe(0);
+    expect(output).toContain('ok   node: Node.js 20.20.2\n');
+  });
+});
+
+describe('doctor: the Node.js check', () => {
+  const at = (date: string) => Date.parse(`${date}T00:00:00Z`);
+  it('fails below the minimum version, end of life or not', () => {
+    expect(nodeVersionCheck('20.18.0', at('2026-01-01')).status).toBe('fail');
+    expect(nodeVersionCheck('v18.20.8', at('2026-11-23')).status).toBe('fail');
+  });
+  it('warns from the first day past a line\'s end of life and names the maintained LTS lines', () => {
+    expect(nodeVersionCheck('20.20.2', at('2026-04-29')).status).toBe('ok');
+    expect(nodeVersionCheck('20.20.2', at('2026-04-30'))).toMatchObject({ status: 'warn', fix: 'install Node.js 22 or 24 (maintained LTS)' });
+    expect(nodeVersionCheck('v25.1.0', at('2026-11-23'))).toMatchObject({ status: 'warn', detail: expect.stringContaining('(2026-06-01)') });
+    expect(nodeVersionCheck('22.23.3', at('2027-05-01'))).toMatchObject({ status: 'warn', fix: 'install Node.js 24 (maintained LTS)' });
+  });
+  it('says nothing of lines still maintained or newer than its table', () => {
+    expect(nodeVersionCheck('22.23.3', at('2026-11-23')).status).toBe('ok');
+    expect(nodeVersionCheck('24.21.0', at('2026-11-23')).status).toBe('ok');
+    expect(nodeVersionCheck('30.0.0', at('2026-11-23')).status).toBe('ok');
   });
 });

@@ -8,6 +8,7 @@ import { loadStyle } from '../../style.js';
 import { keyHint } from '../../explain.js';
 import { normaliseBaseUrl } from '../../base-url.js';
 import { visible } from '../../sanitize.js';
+import { maintainedLtsMajors, pastEndOfLife } from './node-releases.js';
 
 export interface DoctorCheck {
   name: string;
@@ -27,20 +28,30 @@ export function registerDoctor(program: Command, deps: CliDeps, wrap: Wrap): voi
     .action(wrap(async (_o: unknown, command: Command) => runDoctor(command.optsWithGlobals<GlobalOptions>(), deps)));
 }
 
-export function nodeVersionCheck(version: string | undefined): DoctorCheck {
+/** Fails below the minimum; warns on a line past its end of life, which still works but gets no security fixes. */
+export function nodeVersionCheck(version: string | undefined, now: number): DoctorCheck {
   if (!version) return { name: 'node', status: 'warn', detail: 'version unknown' };
   const parts = version.replace(/^v/, '').split('.').map(Number);
   const tooOld = MIN_NODE.some((minimum, index) => {
     const earlier = MIN_NODE.slice(0, index).every((value, j) => parts[j] === value);
     return earlier && (parts[index] ?? 0) < minimum;
   });
-  return tooOld
-    ? { name: 'node', status: 'fail', detail: `Node.js ${version} is older than ${MIN_NODE.join('.')}`, fix: 'install Node.js 20.18.1 or newer (22 and 24 work too)' }
-    : { name: 'node', status: 'ok', detail: `Node.js ${version}` };
+  if (tooOld) {
+    return { name: 'node', status: 'fail', detail: `Node.js ${version} is older than ${MIN_NODE.join('.')}`, fix: 'install Node.js 20.18.1 or newer (22 and 24 work too)' };
+  }
+  const endOfLife = pastEndOfLife(parts[0]!, now);
+  if (endOfLife === null) return { name: 'node', status: 'ok', detail: `Node.js ${version}` };
+  const maintained = maintainedLtsMajors(now);
+  return {
+    name: 'node',
+    status: 'warn',
+    detail: `Node.js ${version} is past its end of life (${endOfLife}): it gets no more security fixes`,
+    ...(maintained.length > 0 ? { fix: `install Node.js ${maintained.join(', ').replace(/, (\d+)$/, ' or $1')} (maintained LTS)` } : {}),
+  };
 }
 
 export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion)];
+  const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion, deps.clock.now())];
   const [{ readConfig, resolveSettings }, { ApiClient }, { ApiResponseError, NetworkError }] = await Promise.all([
     import('../../config.js'),
     import('../../../client/http.js'),
