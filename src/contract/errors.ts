@@ -12,6 +12,8 @@ export const errorCodes = [
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  'BAD_GATEWAY',
+  'GATEWAY_TIMEOUT',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -43,6 +45,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   // Not in the service's table: the embedded service's answer when its database stays locked
   // by another process, or when it is shutting down. Nothing was done; retry later.
   SERVICE_UNAVAILABLE: 503,
+  // Only from faults injected on purpose (`serve --fault`, `admin faults add`): what a gateway
+  // in front of the real service answers when it cannot reach it.
+  BAD_GATEWAY: 502,
+  GATEWAY_TIMEOUT: 504,
 };
 
 /** Dots between keys, indices as numbers: `layouts.portrait.elements.0.x`. */

@@ -30,6 +30,9 @@ describe('errorStatus', () => {
     RATE_LIMITED: 429,
     INTERNAL_ERROR: 500,
     SERVICE_UNAVAILABLE: 503,
+    // Injected faults only (serve --fault).
+    BAD_GATEWAY: 502,
+    GATEWAY_TIMEOUT: 504,
   };
 
   it('knows exactly the codes of the table', () => {

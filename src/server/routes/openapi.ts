@@ -105,6 +105,9 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
     'RATE_LIMITED',
     'INTERNAL_ERROR',
     'SERVICE_UNAVAILABLE',
+    // Injected faults may answer these on any route.
+    'BAD_GATEWAY',
+    'GATEWAY_TIMEOUT',
   ]);
   return errorCodes.filter((code) => codes.has(code));
 }
