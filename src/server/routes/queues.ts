@@ -67,7 +67,8 @@ export function queueEndpoints(store: Store): Endpoint[] {
       // Deprecated since 2025-01-01T00:00:00Z; RFC 9745 writes the moment as @unix-seconds.
       deprecated: { since: '@1735689600', successor: '/api/v2/analyses' },
       summary: 'Deprecated: use GET /api/v2/analyses. Unordered, and only one filter applies',
-      body: legacyAnalysesBodySchema,
+      // No body, or JSON null, means no filter.
+      body: legacyAnalysesBodySchema.nullable(),
       bodyOptional: true,
       bodyExample: { lotId: demoQueues[0]!.steps[0]!.lotId },
       response: { status: 200, schema: paginated(analysisSchema), description: 'The first 100 matching analyses, unordered' },
