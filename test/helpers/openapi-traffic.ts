@@ -158,8 +158,10 @@ export async function trafficMismatches(exchange: Exchange): Promise<string[]> {
   }
 
   const where = `${exchange.method} ${path} (${operation.operationId}) answered ${exchange.status}`;
-  // The service reads an empty JSON body as no body at all (README).
-  const body = typeof exchange.body === 'string' && exchange.body.trim() === '' ? undefined : exchange.body;
+  // The service reads an empty JSON body as no body at all (README), and, as JSON allows,
+  // ignores a byte order mark in front of one.
+  const text = typeof exchange.body === 'string' ? exchange.body.replace(/^\uFEFF/, '') : exchange.body;
+  const body = typeof text === 'string' && text.trim() === '' ? undefined : text;
   let request: { errors?: ErrorObject[] | null };
   try {
     request = api.validateRequest(
