@@ -13,7 +13,7 @@ import { registerAuthCommands } from './commands/auth/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import type { CliDeps } from './context.js';
-import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
+import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
 import { explainError, failureJson } from './explain.js';
 import { writeLine } from './io.js';
 
@@ -170,8 +170,9 @@ export function reportError(error: unknown, deps: CliDeps, jsonErrors = false, a
     else if (hint) writeLine(deps.io.stderr, `hint: ${hint}`);
     return ExitCode.usage;
   }
-  // Whatever broke after Ctrl-C broke because of it.
-  const interrupted = deps.signal.aborted && !(error instanceof SilentFailure);
+  // Whatever broke after Ctrl-C broke because of it, unless a command failed on purpose (a
+  // snapshot that could not be written at shutdown is still exit 1).
+  const interrupted = deps.signal.aborted && !(error instanceof CliError);
   const failure = explainError(interrupted ? new SilentFailure(ExitCode.interrupted, 'interrupted') : error);
   if (jsonErrors) {
     writeLine(deps.io.stderr, failureJson(failure));

@@ -229,6 +229,19 @@ describe('serve --export-on-exit', () => {
     expect(served.code).toBe(1);
     expect(served.stderr).toMatch(/cannot start the service: cannot write a snapshot to \/nonexistent\/dir\/state.json/);
   });
+
+  it('a place that goes away while serving: at SIGTERM, exit 1 saying why, not 130', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'gone', 'state.json');
+    const { mkdirSync, rmSync } = await import('node:fs');
+    mkdirSync(join(dir, 'gone'));
+    const server = await startServe({ db: join(dir, 'live.db'), extraArgs: ['--export-on-exit', out] });
+    rmSync(join(dir, 'gone'), { recursive: true });
+    const exit = await server.process.stop('SIGTERM');
+    expect(exit.code).toBe(1);
+    // serve --json: the failure is one JSON line.
+    expect(server.process.stderr()).toMatch(/"error":"FAILED","message":"stopped, but [^"]*state\.json/);
+  });
 });
 
 describe('admin reset', () => {
