@@ -4,7 +4,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
 import { startServe, tempDir } from '../helpers/server.js';
-import { itWith } from '../helpers/programs.js';
+import { testWith } from '../helpers/programs.js';
 import { fakeService, json } from '../helpers/fake-service.js';
 
 const files = { bash: 'completions/reportctl.bash', zsh: 'completions/_reportctl', fish: 'completions/reportctl.fish' } as const;
@@ -70,7 +70,7 @@ describe('completion scripts', () => {
     expect(statuses).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
   });
 
-  itWith('fish')('fish: completes commands and enum values', () => {
+  testWith('fish', 'fish: completes commands and enum values', () => {
     const script = scriptFor('fish');
     const complete = (line: string) =>
       spawnSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
@@ -87,7 +87,7 @@ describe('completion scripts', () => {
     expect(complete('reportctl templates list --analysis-type ')).toEqual(expect.arrayContaining(['counting', 'replanting', 'path']));
   });
 
-  itWith('zsh')('zsh: the script loads and completes through bashcompinit', () => {
+  testWith('zsh', 'zsh: the script loads and completes through bashcompinit', () => {
     const script = scriptFor('zsh');
     const program = `autoload -U compinit && compinit -u
 source ${script}
@@ -173,14 +173,16 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
     ['reportctl templates create --from-preset ', GOOD.preset],
   ];
 
-  const its = { bash: it, zsh: itWith('zsh'), fish: itWith('fish') };
+  // bash is everywhere; zsh and fish are external programs (test/helpers/programs.ts).
+  const inShell = (shell: (typeof shells)[number], title: string, body: () => Promise<void>, timeoutMs: number) =>
+    shell === 'bash' ? it(title, body, timeoutMs) : testWith(shell, title, body, timeoutMs);
 
   function expectNoMarks(): void {
     expect(readdirSync(marks)).toEqual([]);
   }
 
   for (const shell of shells) {
-    its[shell](`${shell}: ids from a hostile service are dropped, never run; good ids are still offered`, async () => {
+    inShell(shell, `${shell}: ids from a hostile service are dropped, never run; good ids are still offered`, async () => {
       const stamp = '2026-01-01T00:00:00.000Z';
       const template = (id: string) => ({ id, userId: 'u', name: 'n', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt', reportCategory: 'general', selectedStatistics: [], createdAt: stamp, updatedAt: stamp });
       const run = (id: string) => ({ id, name: 'n', queueId: 'q', status: 'pending', estimatedHa: 1, steps: [], createdAt: stamp, startedAt: null, finishedAt: null });
@@ -207,7 +209,7 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
 
     // `__complete` already drops such ids; this proves the script does not rely on it (an
     // older reportctl on PATH, or a compromised one, prints them straight to the script).
-    its[shell](`${shell}: the script itself never evaluates what \`reportctl __complete\` prints`, async () => {
+    inShell(shell, `${shell}: the script itself never evaluates what \`reportctl __complete\` prints`, async () => {
       const stubDir = tempDir('reportctl-stub-');
       const stub = join(stubDir, 'reportctl');
       writeFileSync(stub, `#!/bin/sh\ncat <<'LINES'\n${[...HOSTILE.filter((id) => !id.includes('\n')), 'tpl-3c44560e', 'tpl-ffff'].join('\n')}\nLINES\n`);

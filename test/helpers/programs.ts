@@ -25,7 +25,18 @@ export function hasProgram(name: ExternalProgram): boolean {
   return present;
 }
 
-/** `it` where `name` is installed, `it.skip` where it is not (the run's start says which). */
-export function itWith(name: ExternalProgram): typeof it.skip {
-  return hasProgram(name) ? it : it.skip;
+/**
+ * A test that needs `name`: it runs where the program is installed; where it is not, it stops
+ * at its first line and the report names the program and how to install it (the run's start
+ * and end say so too, and with REPORTCTL_REQUIRE_PROGRAMS=1 the run fails instead).
+ */
+export function testWith(name: ExternalProgram, title: string, body: () => void | Promise<void>, timeoutMs?: number): void {
+  it(
+    title,
+    async (context) => {
+      if (!hasProgram(name)) context.skip(`${name} is not installed (${EXTERNAL_PROGRAMS[name].install})`);
+      await body();
+    },
+    timeoutMs,
+  );
 }
