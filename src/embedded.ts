@@ -7,5 +7,6 @@ export * as adminOperations from './admin/operations.js';
 export { AdminError } from './admin/errors.js';
 export * as adminSnapshots from './admin/snapshot.js';
 export * as adminFaults from './admin/faults.js';
+export { servingHooks } from './admin/serving.js';
 export { snapshotJsonSchema } from './contract/snapshot.js';
 export { serviceOpenApiDocument } from './server/routes/service.js';

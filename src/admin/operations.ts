@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   analysisTypeSchema,
-  analysisStatusSchema,
   issuePath,
   reportTypesCatalogSchema,
   statisticsCatalogSchema,
@@ -10,14 +9,9 @@ import {
   type Queue,
   type QueueRun,
 } from '../contract/index.js';
-import type { Store } from '../server/store/index.js';
+import { fixturesSchema } from '../contract/fixtures.js';
+import type { IssuedKey, Store } from '../server/store/index.js';
 import { AdminError } from './errors.js';
-
-export interface IssuedKey {
-  accountId: string;
-  userId: string;
-  apiKey: string;
-}
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issuePath(issue.path) || '(top level)'}: ${issue.message}`).join('; ');
@@ -74,41 +68,16 @@ export function enqueueRun(
   return run;
 }
 
-function transition(result: QueueRun | null | { error: 'finished' }, runId: string): QueueRun {
+/** The run after a life-cycle change, or why there is none: no such run, or it had finished. */
+function changedRun(result: QueueRun | null | { error: 'finished' }, runId: string): QueueRun {
   if (result === null) throw new AdminError('not-found', `no queue run ${runId}`);
   if ('error' in result) throw new AdminError('conflict', `queue run ${runId} has already finished`);
   return result;
 }
 
-export const advanceRun = (store: Store, runId: string): QueueRun => transition(store.queueRuns.advance(runId), runId);
-export const cancelRun = (store: Store, runId: string): QueueRun => transition(store.queueRuns.cancel(runId), runId);
+export const advanceRun = (store: Store, runId: string): QueueRun => changedRun(store.queueRuns.advance(runId), runId);
+export const cancelRun = (store: Store, runId: string): QueueRun => changedRun(store.queueRuns.cancel(runId), runId);
 
-export const fixturesSchema = z.strictObject({
-  queues: z
-    .array(
-      z.strictObject({
-        name: z.string().min(1),
-        steps: z.array(z.strictObject({ lotId: z.string().min(1), analysisType: analysisTypeSchema })).min(1),
-      }),
-    )
-    .optional(),
-  runs: z
-    .array(
-      z.strictObject({
-        queue: z.union([z.number().int().min(0), z.string().min(1)]),
-        name: z.string().min(1).optional(),
-        estimatedHa: z.number().min(0).optional(),
-        failAtStep: z.number().int().min(1).optional(),
-        advance: z.number().int().min(0).max(1000).optional(),
-        cancel: z.boolean().optional(),
-      }),
-    )
-    .optional(),
-  analyses: z
-    .array(z.strictObject({ lotId: z.string().min(1), analysisType: analysisTypeSchema, status: analysisStatusSchema }))
-    .optional(),
-});
-export type Fixtures = z.infer<typeof fixturesSchema>;
 
 export function seedFixtures(store: Store, accountId: string, document: unknown) {
   if (!store.accounts.get(accountId)) throw new AdminError('not-found', `no account ${accountId}`);

@@ -9,6 +9,7 @@ import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import { setFlagsFromString } from 'node:v8';
 import type { z } from 'zod';
 import { errorBodySchema } from '../contract/index.js';
+import { requestKindOfRequest } from '../contract/endpoints.js';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from './errors.js';
 
 import type { KeyHeader } from './key-headers.js';
@@ -75,8 +76,6 @@ const TRANSIENT_CODES = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
 ]);
-/** POSTs the service counts as reads. */
-const READ_POSTS = [/\/templates\/validate-formula\/?$/, /\/api\/v0\/analyses\/?$/];
 
 let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
@@ -134,7 +133,7 @@ export class ApiClient {
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResult> {
     const url = this.url(path, options.query);
     const bare = path.split('?')[0]!;
-    const kind = method === 'GET' || method === 'HEAD' || READ_POSTS.some((pattern) => pattern.test(bare)) ? 'reads' : 'writes';
+    const kind = requestKindOfRequest(method, bare) === 'read' ? 'reads' : 'writes';
     const maxRateLimit = this.options.maxRateLimitRetries ?? 5;
     const maxTransient = method === 'GET' ? (this.options.maxTransientRetries ?? 3) : 0;
     const signal = options.signal ?? this.options.signal;

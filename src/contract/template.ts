@@ -111,9 +111,11 @@ export const templateSchema = z.looseObject(storedTemplateShape).meta({
 });
 export type Template = z.infer<typeof templateSchema>;
 
-export function withoutServerOwnedFields(body: z.infer<typeof templateBodySchema>): TemplateBody {
-  const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...rest } = body;
-  return rest;
+/** The body without the server-owned fields a caller may have left in it (ownership and timestamps are never taken from a request). */
+export function withoutServerOwnedFields(body: z.infer<typeof templateBodySchema> | TemplateBody): TemplateBody {
+  const fields: Record<string, unknown> = { ...body };
+  for (const field of serverOwnedTemplateFields) delete fields[field];
+  return fields as TemplateBody;
 }
 
 /** The formula rules a catalog publishes, in the formula engine's terms. */

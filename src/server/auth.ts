@@ -1,9 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-
-export interface Caller {
-  accountId: string;
-  userId: string;
-}
+import type { Caller } from './store/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Fault } from '../contract/faults.js';
-import { BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, type Store } from './store/index.js';
+import { whileServing, type Store } from './store/index.js';
 
 /** The error code of each injectable status, in the service's vocabulary where it has one. */
 const CODE_OF_STATUS: Record<NonNullable<Fault['status']>, string> = {
@@ -30,14 +30,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** One use of a counted fault; a lock held by another process is waited for as a handler's is. */
-async function takeUse(store: Store, id: string): Promise<boolean> {
-  try {
-    return store.faults.take(id);
-  } catch (error) {
-    if (!isBusyError(error)) throw error;
-    return retryWhileBusy(() => store.faults.take(id), { deadlineMs: BUSY_TIMEOUT_MS });
-  }
-}
+const takeUse = (store: Store, id: string) => whileServing(() => store.faults.take(id));
 
 function pathMatches(pattern: string, path: string, route: string | undefined): boolean {
   if (pattern.endsWith('*')) return path.startsWith(pattern.slice(0, -1));

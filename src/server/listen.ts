@@ -1,15 +1,9 @@
 import { buildApp } from './app.js';
 import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
-import { isBusyError, setBusyTimeout, type Store } from './store/index.js';
-import { ensureDemoAccount, nextDemoRun, type DemoKeys } from '../admin/demo.js';
-import { addFault } from '../admin/faults.js';
-import { checkSnapshotTarget, exportSnapshot, importSnapshot, readSnapshotFile, writeSnapshotFile } from '../admin/snapshot.js';
-import type { NewFault } from '../contract/faults.js';
+import { isBusyError, SERVING_BUSY_TIMEOUT_MS, setBusyTimeout, type Store } from './store/index.js';
+import { ensureDemoAccount, nextDemoRun, type DemoKeys } from './seed/demo-account.js';
 import { seededRandom } from './faults.js';
-
-/** How long one statement may block the event loop on a lock before it is retried later. */
-const SERVING_BUSY_TIMEOUT_MS = 10;
 
 export interface ServerOptions {
   host: string;
@@ -31,12 +25,10 @@ export interface ServerOptions {
   maxPageCount?: number;
   /** The rolling window the read and write limits count over (default 60 s). */
   rateWindowMs?: number;
-  /** A snapshot file loaded at start, into a database without accounts. */
-  importFile?: string;
-  /** Where a snapshot is written at a clean shutdown (atomically). */
-  exportOnExit?: string;
-  /** Faults added at start, after the import. */
-  faults?: readonly NewFault[];
+  /** Run on the opened store before the demo account and before listening (`serve --import`, `--fault`). */
+  prepare?: (store: Store) => void;
+  /** Run after the requests in flight finished, before the store closes (`serve --export-on-exit`). */
+  beforeClose?: (store: Store) => void;
   /** Seed of the random source of faults with a rate below 1; default: a random one. */
   faultSeed?: number;
 }
@@ -51,20 +43,10 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  if (options.exportOnExit !== undefined) checkSnapshotTarget(options.exportOnExit);
   const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount, onWarning: options.warn });
   let demoKeys: DemoKeys | undefined;
   try {
-    if (options.importFile !== undefined) {
-      const snapshot = readSnapshotFile(options.importFile);
-      if (store.snapshots.hasAccounts()) {
-        throw new Error(
-          `--import: ${options.dbPath} already has accounts; serve the snapshot from :memory: (leave out --db) or an empty file, or replace them with \`reportctl admin import --replace\``,
-        );
-      }
-      importSnapshot(store, snapshot, { source: options.importFile });
-    }
-    for (const fault of options.faults ?? []) addFault(store, fault);
+    options.prepare?.(store);
     demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
   } catch (error) {
     store.close();
@@ -113,8 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       stopSimulator();
       await app.close();
       try {
-        // After the requests in flight: every acknowledged write is in it.
-        if (options.exportOnExit !== undefined) writeSnapshotFile(options.exportOnExit, exportSnapshot(store));
+        options.beforeClose?.(store);
       } finally {
         store.close();
       }

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Catalogs, Preset, QueueRun, Template, TemplateBody } from '../../src/contract/index.js';
+import type { Fixtures } from '../../src/contract/fixtures.js';
 import {
   APPLICATION_ID,
   FixtureError,
@@ -799,7 +800,7 @@ describe('fixtures', () => {
   it('writes nothing when a fixture refers to something missing', () => {
     const store = open();
     const { accountId } = store.accounts.create();
-    const bad = {
+    const bad: Fixtures = {
       queues: [{ name: 'Q', steps: [{ lotId: 'a', analysisType: 'counting' }] }],
       runs: [{ queue: 0, advance: 5 }, { queue: 3 }],
       analyses: [{ lotId: 'x', analysisType: 'counting', status: 'completed' }],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
 import { MAX_IN_FLIGHT_PER_ACCOUNT } from '../in-flight.js';
-import type { Endpoint, Method } from './table.js';
+import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
 
 /**
  * OpenAPI 3.1: its schema dialect is JSON Schema 2020-12, which is what zod 4 writes, so the
@@ -215,14 +215,11 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
 
 export function openApiEndpoint(endpoints: readonly Endpoint[]): Endpoint {
   let document: unknown;
-  return {
-    method: 'GET',
-    url: '/api/v2/openapi.json',
-    kind: 'read',
-    auth: false,
+  return defineEndpoint({
     operationId: 'getOpenApiDocument',
+    auth: false,
     summary: 'This document',
     response: { status: 200, description: 'The OpenAPI document' },
     handler: () => (document ??= openApiDocument([...endpoints])),
-  };
+  });
 }

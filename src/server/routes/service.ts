@@ -2,7 +2,7 @@ import type { Store } from '../store/index.js';
 import { catalogEndpoints } from './catalogs.js';
 import { openApiDocument, openApiEndpoint } from './openapi.js';
 import { queueEndpoints } from './queues.js';
-import type { Endpoint } from './table.js';
+import type { Endpoint } from './endpoint.js';
 import { templateEndpoints } from './templates.js';
 
 /** The route table: every endpoint the service has, the OpenAPI document's own last. */

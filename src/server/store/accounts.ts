@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { dataVersionOf, timestamp, type StoreContext } from './context.js';
+import { timestamp, type StoreContext } from './repository-context.js';
+import { dataVersionOf } from './statements.js';
 
 export const DEFAULT_TEMPLATE_LIMIT = 100;
 export const API_KEY_PREFIX = 'rctl_';

@@ -1,5 +1,6 @@
 import type { Analysis, Paginated } from '../../contract/index.js';
-import { envelope, isForeignKeyError, pageQuery, statementCache, timestamp, whereOf, type StoreContext } from './context.js';
+import { envelope, pageQuery, timestamp, type StoreContext } from './repository-context.js';
+import { isForeignKeyError, statementCache, whereOf } from './statements.js';
 
 export interface AnalysisFilter {
   lotId?: string | undefined;

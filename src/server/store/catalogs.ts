@@ -6,7 +6,8 @@ import type {
   StatisticsCatalog,
   VegetationIndexDefaults,
 } from '../../contract/index.js';
-import { dataVersionOf, envelope, timestamp, type PageRequest, type StoreContext } from './context.js';
+import { envelope, timestamp, type PageRequest, type StoreContext } from './repository-context.js';
+import { dataVersionOf } from './statements.js';
 
 /** The row name of each catalog document. */
 export const catalogNames = {

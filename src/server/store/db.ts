@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { setBusyTimeout } from './busy.js';
+import { BUSY_TIMEOUT_MS, setBusyTimeout } from './busy.js';
 import { StoreOpenError } from './errors.js';
 import { APPLICATION_ID, migrate, migrations, newerVersionError, userVersion } from './migrations.js';
 
 export type Db = Database.Database;
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-/** Long enough for an admin command's transaction; shorter than a client's patience. */
-export const BUSY_TIMEOUT_MS = 5000;
 
 export interface OpenDatabaseOptions {
   /**

@@ -1,5 +1,6 @@
 import type { Fault, NewFault } from '../../contract/faults.js';
-import { dataVersionOf, timestamp, type StoreContext } from './context.js';
+import { timestamp, type StoreContext } from './repository-context.js';
+import { dataVersionOf } from './statements.js';
 
 interface FaultRow {
   id: string;

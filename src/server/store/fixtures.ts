@@ -1,26 +1,19 @@
+import type Database from 'better-sqlite3';
 import type { Analysis, Queue, QueueRun } from '../../contract/index.js';
-import type { NewAnalysis } from './analyses.js';
+import type { Fixtures } from '../../contract/fixtures.js';
+import type { accountsRepository } from './accounts.js';
+import type { analysesRepository } from './analyses.js';
 import { FixtureError } from './errors.js';
-import type { Store } from './index.js';
-import type { NewQueue } from './queues.js';
+import type { queueRunsRepository } from './queueRuns.js';
+import type { queuesRepository } from './queues.js';
 
-export interface RunFixture {
-  /** An index into this file's `queues`, or the id of a queue the account already has. */
-  queue: number | string;
-  name?: string;
-  estimatedHa?: number;
-  failAtStep?: number | null;
-  /** How many times to advance the run; calls after the run has finished do nothing. */
-  advance?: number;
-  /** Cancel the run after advancing it (an error if it has finished by then). */
-  cancel?: boolean;
-}
-
-/** The file of `admin seed --file` (its shape is checked by the caller). */
-export interface Fixtures {
-  queues?: NewQueue[];
-  runs?: RunFixture[];
-  analyses?: NewAnalysis[];
+/** The repositories fixtures are written through. */
+export interface FixtureRepositories {
+  db: Database.Database;
+  accounts: ReturnType<typeof accountsRepository>;
+  queues: ReturnType<typeof queuesRepository>;
+  queueRuns: ReturnType<typeof queueRunsRepository>;
+  analyses: ReturnType<typeof analysesRepository>;
 }
 
 export interface AppliedFixtures {
@@ -33,7 +26,7 @@ export interface AppliedFixtures {
  * Writes the fixtures into one account in a single transaction: a fixture that refers to
  * something missing throws a FixtureError and nothing of the file is written.
  */
-export function applyFixtures(store: Store, accountId: string, fixtures: Fixtures): AppliedFixtures {
+export function applyFixtures(store: FixtureRepositories, accountId: string, fixtures: Fixtures): AppliedFixtures {
   const apply = store.db.transaction((): AppliedFixtures => {
     if (!store.accounts.get(accountId)) throw new FixtureError('account', `no account ${accountId}`);
 

@@ -4,8 +4,9 @@ import { accountsRepository, keysRepository } from './accounts.js';
 import { analysesRepository } from './analyses.js';
 import { catalogsRepository, presetsRepository } from './catalogs.js';
 import { faultsRepository } from './faults.js';
-import { snapshotReader, type StoreContext } from './context.js';
-import { applyFixtures, type Fixtures } from './fixtures.js';
+import { snapshotReader, type StoreContext } from './repository-context.js';
+import type { Fixtures } from '../../contract/fixtures.js';
+import { applyFixtures } from './fixtures.js';
 import { queueRunsRepository } from './queueRuns.js';
 import { snapshotsRepository } from './snapshot.js';
 import { queuesRepository } from './queues.js';
@@ -57,15 +58,15 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
 
 export type Store = ReturnType<typeof createStore>;
 
-export { openDatabase, BUSY_TIMEOUT_MS, type Db, type OpenDatabaseOptions } from './db.js';
-export { isBusyError, retryWhileBusy, setBusyTimeout } from './busy.js';
+export { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
+export { BUSY_TIMEOUT_MS, SERVING_BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, setBusyTimeout, whileServing } from './busy.js';
 export { StoreOpenError, FixtureError } from './errors.js';
 export { migrate, migrations, APPLICATION_ID, type Migration } from './migrations.js';
 export { seedCatalogsIfEmpty } from './seed.js';
-export { applyFixtures, type Fixtures, type RunFixture, type AppliedFixtures } from './fixtures.js';
+export { applyFixtures, type AppliedFixtures } from './fixtures.js';
 export { DEFAULT_TEMPLATE_LIMIT, hashApiKey, type Account, type ApiKeyInfo, type Caller, type IssuedKey } from './accounts.js';
 export type { TemplateFilter, TemplateLimitExceeded } from './templates.js';
 export type { AnalysisFilter, NewAnalysis } from './analyses.js';
 export type { NewQueue } from './queues.js';
 export type { EnqueueOptions, RunFinished } from './queueRuns.js';
-export type { StoreContext } from './context.js';
+export type { StoreContext } from './repository-context.js';

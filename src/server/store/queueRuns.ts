@@ -1,6 +1,8 @@
 import type { Paginated, Queue, QueueRun, QueueRunStatus, StepStatus } from '../../contract/index.js';
+import { finishedQueueRunStatuses } from '../../contract/vocabulary.js';
 import { analysisWriter } from './analyses.js';
-import { pageQuery, statementCache, timestamp, whereOf, type StoreContext } from './context.js';
+import { pageQuery, timestamp, type StoreContext } from './repository-context.js';
+import { statementCache, whereOf } from './statements.js';
 import type { QueueRow } from './queues.js';
 
 /** A step as stored in a run (a type alias, so it is assignable to the contract's loose step). */
@@ -43,7 +45,7 @@ export interface RunRow {
 
 export const columns =
   'id, account_id, queue_id, name, status, estimated_ha, steps, fail_at_step, created_at, started_at, finished_at';
-const FINISHED: ReadonlySet<QueueRunStatus> = new Set(['completed', 'failed', 'cancelled']);
+const FINISHED: ReadonlySet<string> = new Set(finishedQueueRunStatuses);
 const ACTIVE_SQL = "status IN ('pending', 'claimed', 'running')";
 
 export function toRun(row: RunRow): QueueRun {
@@ -119,7 +121,7 @@ export function queueRunsRepository(context: StoreContext) {
   });
 
   /** Applies `change` to an unfinished run and saves it; the run as it is afterwards. */
-  function transition(change: (run: RunRow, steps: RunStep[], now: string) => void) {
+  function changeUnfinishedRun(change: (run: RunRow, steps: RunStep[], now: string) => void) {
     return db.transaction((runId: string): QueueRun | RunFinished | null => {
       const run = byId.get(runId);
       if (!run) return null;
@@ -142,7 +144,7 @@ export function queueRunsRepository(context: StoreContext) {
     }
   }
 
-  const advance = transition((run, steps, now) => {
+  const advance = changeUnfinishedRun((run, steps, now) => {
     switch (run.status) {
       case 'pending':
         run.status = 'claimed';
@@ -181,7 +183,7 @@ export function queueRunsRepository(context: StoreContext) {
   });
 
   // A cancelled step produced nothing, so it is skipped (no analysis, no finishedAt).
-  const cancel = transition((run, steps, now) => {
+  const cancel = changeUnfinishedRun((run, steps, now) => {
     for (const step of steps) if (step.status === 'pending' || step.status === 'running') step.status = 'skipped';
     run.status = 'cancelled';
     run.finished_at = now;

@@ -1,5 +1,6 @@
 import type { Paginated, Queue } from '../../contract/index.js';
-import { isForeignKeyError, pageQuery, statementCache, timestamp, whereOf, type StoreContext } from './context.js';
+import { pageQuery, timestamp, type StoreContext } from './repository-context.js';
+import { isForeignKeyError, statementCache, whereOf } from './statements.js';
 
 export interface NewQueue {
   name: string;

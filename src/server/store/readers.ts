@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { statementCache } from './context.js';
+import { statementCache } from './statements.js';
 
 /** Runs one SQL text with parameters and returns every row's first column. */
 export type PluckAll = (sql: string, ...params: unknown[]) => unknown[];

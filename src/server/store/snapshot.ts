@@ -2,7 +2,7 @@ import type { Catalogs, Preset, Template } from '../../contract/index.js';
 import type { Snapshot } from '../../contract/snapshot.js';
 import { catalogNames } from './catalogs.js';
 import { columns as analysisColumns, toAnalysis, type AnalysisRow } from './analyses.js';
-import type { StoreContext } from './context.js';
+import type { StoreContext } from './repository-context.js';
 import { columns as runColumns, toRun, type RunRow } from './queueRuns.js';
 import { toQueue, type QueueRow } from './queues.js';
 

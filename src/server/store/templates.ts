@@ -1,5 +1,6 @@
-import type { Paginated, Template, TemplateBody } from '../../contract/index.js';
-import { NEWEST_FIRST, timestamp, whereOf, type PageRequest, type StoreContext } from './context.js';
+import { withoutServerOwnedFields, type Paginated, type Template, type TemplateBody } from '../../contract/index.js';
+import { NEWEST_FIRST, timestamp, type PageRequest, type StoreContext } from './repository-context.js';
+import { whereOf } from './statements.js';
 import type { PluckAll } from './readers.js';
 
 export interface TemplateFilter extends PageRequest {
@@ -24,9 +25,7 @@ interface LimitRow {
  * (ownership and timestamps are never taken from a request).
  */
 function templateDocument(id: string, userId: string, body: TemplateBody, createdAt: string, updatedAt: string): string {
-  const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = body as TemplateBody &
-    Record<string, unknown>;
-  return JSON.stringify({ id, userId, ...fields, createdAt, updatedAt });
+  return JSON.stringify({ id, userId, ...withoutServerOwnedFields(body), createdAt, updatedAt });
 }
 
 const parseTemplate = (document: string) => JSON.parse(document) as Template;

@@ -87,7 +87,7 @@ function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTim
 }
 
 export async function runServe(options: ServeOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const { startServer, defaultDatabasePath, adminFaults, AdminError } = await import('../../../embedded.js');
+  const { startServer, defaultDatabasePath, adminFaults, AdminError, servingHooks } = await import('../../../embedded.js');
   // A fixture loaded at start is what the run wants, not the data directory's database.
   const dbPath = options.db ?? (options.import !== undefined ? ':memory:' : defaultDatabasePath(deps.env));
   let faults;
@@ -112,9 +112,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       errorLog: (error: unknown) =>
         writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       rateWindowMs: Math.round((options.rateWindowSeconds ?? 60) * 1000),
-      ...(options.import !== undefined ? { importFile: options.import } : {}),
-      ...(options.exportOnExit !== undefined ? { exportOnExit: options.exportOnExit } : {}),
-      faults,
+      ...servingHooks({ dbPath, importFile: options.import, exportOnExit: options.exportOnExit, faults }),
       ...(options.seed !== undefined ? { faultSeed: options.seed } : {}),
       ...testHooks(deps.env),
     });

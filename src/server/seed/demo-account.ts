@@ -1,6 +1,6 @@
-import { validateTemplateBody } from '../contract/index.js';
-import type { Store } from '../server/store/index.js';
-import { demoQueues, demoRunPlans, demoTemplatePresetIds, type DemoRunPlan } from '../server/seed/demo.js';
+import { validateTemplateBody } from '../../contract/index.js';
+import type { Store } from '../store/index.js';
+import { demoQueues, demoRunPlans, demoTemplatePresetIds, type DemoRunPlan } from './demo.js';
 
 export interface DemoKeys {
   accountId: string;

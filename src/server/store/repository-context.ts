@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Paginated } from '../../contract/index.js';
 import type { SteppedReader } from './readers.js';
+import type { statementCache } from './statements.js';
 
 /** What every repository shares: the connection and the injected clock and id source. */
 export interface StoreContext {
@@ -37,41 +38,6 @@ export function envelope<T>(total: number, request: PageRequest, data: T[]): Pag
   return { total, page: request.page, limit: request.limit, data };
 }
 
-/** `WHERE` over fixed column names (never caller text) and their values, skipping undefined. */
-export function whereOf(conditions: ReadonlyArray<readonly [column: string, value: unknown]>): {
-  sql: string;
-  params: unknown[];
-} {
-  const present = conditions.filter(([, value]) => value !== undefined);
-  return {
-    sql: present.length === 0 ? '' : `WHERE ${present.map(([column]) => `${column} = ?`).join(' AND ')}`,
-    params: present.map(([, value]) => value),
-  };
-}
-
-/**
- * PRAGMA data_version: it changes whenever another connection (an admin command in another
- * process) commits, so what is cached against it is dropped on the very next call after such
- * a change. It does not see this connection's own writes: their code drops the cache itself.
- */
-export function dataVersionOf(db: Database.Database): () => number {
-  const statement = db.prepare('PRAGMA data_version').pluck();
-  return () => statement.get() as number;
-}
-
-/** Prepares each distinct SQL text once per connection (filters make a handful of variants). */
-export function statementCache(db: Database.Database) {
-  const cache = new Map<string, Database.Statement<unknown[]>>();
-  return (sql: string): Database.Statement<unknown[]> => {
-    let statement = cache.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-}
-
 /**
  * One page of a filtered table. Count and rows are read in one transaction so that, in WAL
  * mode, both see the same snapshot even while another process writes.
@@ -94,8 +60,4 @@ export function pageQuery<Row, T>(
     ) as Row[];
     return envelope(total, request, rows.map(toItem));
   });
-}
-
-export function isForeignKeyError(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

@@ -1,0 +1,130 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { presentedKey } from './auth.js';
+import { ApiError, validationFailed } from './errors.js';
+import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
+import { ECHO_MAX, shown } from './log-redaction.js';
+import { RollingWindowLimiter } from './rate-limit.js';
+import { EndpointIndex } from './routes/endpoint-index.js';
+import type { Endpoint, RequestKind } from './routes/endpoint.js';
+import type { Store } from './store/index.js';
+
+export interface AdmissionOptions {
+  store: Store;
+  endpoints: readonly Endpoint[];
+  readsPerMinute: number;
+  writesPerMinute: number;
+  /** The rolling rate-limit window (default 60 s; `serve --rate-window-seconds`). */
+  rateWindowMs?: number | undefined;
+  /** Requests of one account answered at once (default 4); more are answered 429 at once. */
+  maxInFlightPerAccount?: number | undefined;
+  now: () => number;
+}
+
+export interface Admission {
+  /** Deprecation, key, rate limit, route and method: what every request goes through first. */
+  admit(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Admits every routed request, and refuses new ones once the app begins to close. */
+  register(app: FastifyInstance): void;
+}
+
+const DEFAULT_WINDOW_MS = 60_000;
+
+export function admission(options: AdmissionOptions): Admission {
+  const { store, endpoints } = options;
+  const index = new EndpointIndex(endpoints);
+  const byRoute = new Map(endpoints.map((endpoint) => [`${endpoint.method} ${endpoint.url}`, endpoint]));
+  const deprecatedByPath = new Map(
+    endpoints.flatMap((endpoint) => (endpoint.deprecated ? [[endpoint.url, endpoint.deprecated] as const] : [])),
+  );
+  const windowMs = options.rateWindowMs ?? DEFAULT_WINDOW_MS;
+  const limiter = new RollingWindowLimiter(windowMs, options.now);
+  const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
+  const inFlight = new InFlightLimiter(options.maxInFlightPerAccount ?? MAX_IN_FLIGHT_PER_ACCOUNT);
+  // Set once close() begins: new requests are refused, those in flight finish.
+  let closing = false;
+
+  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const routeUrl = request.routeOptions.url;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;
+    const path = request.url.split('?')[0]!;
+    // By path, so even a 405 on the old route says it is deprecated.
+    const deprecated = deprecatedByPath.get(path.replace(/\/+$/, ''));
+    if (deprecated) {
+      reply.header('deprecation', deprecated.since);
+      reply.header('link', `<${deprecated.successor}>; rel="successor-version"`);
+    }
+
+    const key = presentedKey(request.headers);
+    request.keyPresented = key !== null;
+    request.caller = key === null ? null : store.keys.authenticate(key);
+
+    // Rate limit first, so every answer (errors included) carries the bucket's headers.
+    const kind: RequestKind = endpoint?.kind ?? (method === 'GET' ? 'read' : 'write');
+    const bucket = request.caller ? `account:${request.caller.accountId}` : `address:${request.ip}`;
+    const decision = limiter.take(`${bucket}:${kind}`, limits[kind]);
+    const policy = kind === 'read' ? 'reads' : 'writes';
+    reply.headers({
+      'x-ratelimit-limit': String(decision.limit),
+      'x-ratelimit-remaining': String(decision.remaining),
+      'x-ratelimit-reset': String(decision.resetSeconds),
+      'ratelimit-policy': `"${policy}";q=${decision.limit};w=${Math.ceil(windowMs / 1000)}`,
+      ratelimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
+    });
+    if (closing) {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again later', undefined, { 'retry-after': '1' });
+    }
+    if (!decision.allowed) {
+      throw new ApiError('RATE_LIMITED', `Too many ${policy}; retry in ${decision.retryAfterSeconds} s`, undefined, {
+        'retry-after': String(decision.retryAfterSeconds),
+      });
+    }
+    // What Node refuses itself when asked to (requireHostHeader), as HTTP/1.1 requires.
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw validationFailed([{ path: '', message: 'An HTTP/1.1 request must have a Host header' }], 'Request');
+    }
+
+    // A known path with the wrong method is a 405; an unknown path a 404. A request routed to
+    // a path without parameters, written as that path, is neither (checked first: it is every
+    // list request). A path with an id may name a static path of another method (GET
+    // .../validate-formula). Messages echo the path; a key pasted into it must not come back.
+    const routedAsWritten = endpoint !== undefined && (path === endpoint.url || path === `${endpoint.url}/`);
+    if (!routedAsWritten) {
+      const allowed = index.allowedMethods(path);
+      if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(path, ECHO_MAX)}`);
+      if (!allowed.has(request.method)) {
+        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown(path, ECHO_MAX)}`, undefined, {
+          allow: [...allowed].join(', '),
+        });
+      }
+    }
+    if (endpoint?.auth !== false && !request.caller) {
+      throw request.keyPresented
+        ? new ApiError('API_KEY_INVALID', 'The API key is not valid (unknown or revoked)')
+        : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
+    }
+    if (request.caller && !inFlight.enter(request.caller.accountId, reply.raw)) {
+      throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
+        'retry-after': '1',
+      });
+    }
+  }
+
+  function register(app: FastifyInstance): void {
+    app.decorateRequest('caller', null);
+    app.decorateRequest('keyPresented', false);
+    app.addHook('onRequest', admit);
+    // Once closing, a response ends its connection: a keep-alive socket that turns idle only
+    // after close() began (a slow upload finishing, say) would otherwise hold the process open
+    // for the whole keep-alive timeout.
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (closing) reply.header('connection', 'close');
+      return payload;
+    });
+  }
+
+  return { admit, register };
+}

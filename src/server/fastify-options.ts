@@ -1,0 +1,47 @@
+import type { Server } from 'node:http';
+import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
+
+const MIB = 1024 * 1024;
+
+export interface ConnectionLimits {
+  /** The whole request must arrive within this (default 30 s)... */
+  requestTimeoutMs?: number | undefined;
+  /** ...and its request line and headers within this (default 10 s). Tests shorten both. */
+  headersTimeoutMs?: number | undefined;
+}
+
+/**
+ * Fastify's configuration: limits, deadlines and routing. What Fastify and Node would answer
+ * themselves (a request without Host, a closing server, a malformed URL, a parser error) is
+ * answered by the service instead, in its own error shape: see the two handlers passed in.
+ */
+export function fastifyOptions(
+  limits: ConnectionLimits,
+  handlers: Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>,
+): FastifyHttpOptions<Server> {
+  // Slow clients cannot hold a connection: whole request in 30 s, headers in 10 s.
+  const requestTimeout = limits.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(limits.headersTimeoutMs ?? 10_000, requestTimeout);
+  return {
+    logger: false,
+    bodyLimit: MIB,
+    requestTimeout,
+    // Node enforces both deadlines only when it checks its connections, every 30 s by
+    // default: a half-sent header could hold a socket for 40 s instead of 10.
+    // A request without Host is refused in admission, in the service's shape and logged, not
+    // with Node's bare 400.
+    http: {
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+      requireHostHeader: false,
+    },
+    connectionTimeout: 60_000,
+    // Answered by admission instead, in the service's error shape.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...handlers,
+  };
+}

@@ -1,0 +1,36 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * What a handler returns when a bare value is not enough: other headers, another status than
+ * its endpoint's, or JSON text sent as it is (a document stored as text is not parsed and
+ * serialised again).
+ */
+export class Answer {
+  constructor(
+    readonly parts: {
+      status?: number;
+      headers?: Record<string, string>;
+      body?: unknown;
+      /** JSON text, whole or in parts (a page of stored documents, not joined first). */
+      jsonText?: string | Buffer[];
+    },
+  ) {}
+}
+
+export const withHeaders = (body: unknown, headers: Record<string, string>) => new Answer({ body, headers });
+export const jsonText = (text: string | Buffer[], headers: Record<string, string> = {}) => new Answer({ jsonText: text, headers });
+export const notModified = (headers: Record<string, string>) => new Answer({ status: 304, headers });
+
+/** The one place a handler's answer reaches the reply; `status` is its endpoint's success status. */
+export function sendAnswer(reply: FastifyReply, result: unknown, status: number): FastifyReply {
+  if (!(result instanceof Answer)) return reply.code(status).send(result);
+  const { parts } = result;
+  reply.code(parts.status ?? status).headers(parts.headers ?? {});
+  const text = parts.jsonText;
+  if (text === undefined) return reply.send(parts.body);
+  reply.type('application/json; charset=utf-8');
+  if (typeof text === 'string') return reply.send(text);
+  const length = text.reduce((sum, part) => sum + part.length, 0);
+  return reply.header('content-length', String(length)).send(Readable.from(text, { objectMode: false }));
+}
