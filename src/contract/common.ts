@@ -27,7 +27,7 @@ export function paginated<T extends z.ZodType>(item: T) {
     data: z.array(item),
   });
 }
-export type Paginated<T> = { total: number; page: number; limit: number; data: T[] };
+export type Paginated<T> = z.infer<ReturnType<typeof paginated<z.ZodType<T>>>>;
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;

@@ -262,6 +262,12 @@ describe('404 NOT_FOUND', () => {
     expectError(await api(server, 'DELETE', '/api/v2/templates/nope', { key: owner.apiKey }), 404, 'NOT_FOUND');
   });
 
+  it('a PUT to an unknown id is 404 whatever its body: the id is looked up before the body is checked', async () => {
+    const invalid = { ...minimalBody(catalogs), name: 5, reportType: 'no-such-type' };
+    expectError(await api(server, 'PUT', '/api/v2/templates/nope', { key: owner.apiKey, body: invalid }), 404, 'NOT_FOUND');
+    expectError(await api(server, 'PUT', '/api/v2/templates/nope', { key: owner.apiKey, body: [] }), 404, 'NOT_FOUND');
+  });
+
   it('unknown routes', async () => {
     for (const [method, path] of [
       ['GET', '/api/v2/nothing-here'],
