@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBusyError, retryWhileBusy } from '../../src/server/store/index.js';
+import { isBusyError, retryWhileBusy, whileServing } from '../../src/server/store/index.js';
 
 const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 
@@ -65,5 +65,28 @@ describe('retryWhileBusy', () => {
     const time = fakeTime();
     await expect(retryWhileBusy(() => Promise.reject(new RangeError('bug')), { deadlineMs: 5000, ...time })).rejects.toThrow(RangeError);
     expect(time.pauses).toEqual([]);
+  });
+});
+
+describe('whileServing', () => {
+  it('answers at once when the store is not busy, and throws other errors at once', () => {
+    expect(whileServing(() => 'page')).toBe('page');
+    expect(() =>
+      whileServing(() => {
+        throw new Error('not a lock');
+      }),
+    ).toThrow('not a lock');
+  });
+
+  it('waits for a lock another process holds, between attempts, then answers', async () => {
+    let attempts = 0;
+    const answer = whileServing(() => {
+      attempts++;
+      if (attempts < 3) throw busy();
+      return 'page';
+    });
+    expect(answer).toBeInstanceOf(Promise);
+    await expect(answer).resolves.toBe('page');
+    expect(attempts).toBe(3);
   });
 });

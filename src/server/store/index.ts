@@ -59,7 +59,7 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
 export type Store = ReturnType<typeof createStore>;
 
 export { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
-export { BUSY_TIMEOUT_MS, SERVING_BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, setBusyTimeout, whileServing } from './busy.js';
+export { SERVING_BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, setBusyTimeout, whileServing } from './busy.js';
 export { StoreOpenError, FixtureError } from './errors.js';
 export { migrate, migrations, APPLICATION_ID, type Migration } from './migrations.js';
 export { seedCatalogsIfEmpty } from './seed.js';
