@@ -52,7 +52,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store.close();
     throw error;
   }
-  // From here on, requests wait for another process's lock between attempts (see app.ts).
+  // From here on, requests wait for another process's lock between attempts (store/busy.ts).
   setBusyTimeout(store.db, SERVING_BUSY_TIMEOUT_MS);
   const app = buildApp({
     store,
