@@ -134,14 +134,17 @@ _reportctl_choices() {
     'analyses list|--status') echo 'completed failed' ;;
   esac
 }
-_reportctl_dynamic() {
+_reportctl_first_argument() {
   case "$1" in
-    'templates get') echo 'template-ids' ;;
-    'templates replace') echo 'template-ids' ;;
-    'templates edit') echo 'template-ids' ;;
-    'templates delete') echo 'template-ids' ;;
-    'queue-runs get') echo 'run-ids' ;;
-    'queue-runs watch') echo 'run-ids' ;;
+    'templates get') echo '@template-ids' ;;
+    'templates replace') echo '@template-ids' ;;
+    'templates edit') echo '@template-ids' ;;
+    'templates delete') echo '@template-ids' ;;
+    'queue-runs get') echo '@run-ids' ;;
+    'queue-runs watch') echo '@run-ids' ;;
+    'config get') echo 'base-url api-key key-header language' ;;
+    'config set') echo 'base-url api-key key-header language' ;;
+    'completion') echo 'bash zsh fish' ;;
   esac
 }
 _reportctl_ids() {
@@ -158,8 +161,18 @@ _reportctl_reply() {
   done
   return 0
 }
+_reportctl_offer() {
+  # $1: the words to offer (static, from the tables above), or @kind for ids from the service.
+  if [[ "$1" == @* ]]; then
+    _reportctl_reply "$2" < <(_reportctl_ids "${1#@}")
+  elif [[ -n "$1" ]]; then
+    COMPREPLY=($(compgen -W "$1" -- "$2"))
+  else
+    COMPREPLY=()
+  fi
+}
 _reportctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0 arguments=0 values=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
@@ -171,21 +184,17 @@ _reportctl() {
         case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
         continue ;;
     esac
-    case " $(_reportctl_subcommands "$command_path") " in *" $word "*) command_path="${command_path:+$command_path }$word" ;; esac
+    case " $(_reportctl_subcommands "$command_path") " in
+      *" $word "*) command_path="${command_path:+$command_path }$word" ;;
+      *) ((arguments++)) ;;
+    esac
   done
   if [[ "$prev" == -* ]]; then
     case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in
       *" $prev "*)
-        local values
         values="$(_reportctl_choices "$command_path|$prev")"
         [[ -z "$values" ]] && values="$(_reportctl_choices "|$prev")"
-        if [[ "$values" == @* ]]; then
-          _reportctl_reply "$cur" < <(_reportctl_ids "${values#@}")
-        elif [[ -n "$values" ]]; then
-          COMPREPLY=($(compgen -W "$values" -- "$cur"))
-        else
-          COMPREPLY=()
-        fi
+        _reportctl_offer "$values" "$cur"
         return 0 ;;
     esac
   fi
@@ -199,12 +208,7 @@ _reportctl() {
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
     return 0
   fi
-  local kind
-  kind="$(_reportctl_dynamic "$command_path")"
-  if [[ -n "$kind" ]]; then
-    _reportctl_reply "$cur" < <(_reportctl_ids "$kind")
-    return 0
-  fi
-  COMPREPLY=()
+  ((arguments == 0)) && values="$(_reportctl_first_argument "$command_path")"
+  _reportctl_offer "$values" "$cur"
 }
 complete -o default -F _reportctl reportctl
