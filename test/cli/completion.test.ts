@@ -289,6 +289,10 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
     `two\nlines$(touch\${IFS}${marks}/newline)`,
   ];
   const GOOD = { template: 'tpl-3c44560e', run: 'run_42', preset: 'preset-counting-summary' };
+  // The good items' name: a colon, quotes, $(…), and what a terminal would act on (OSC title,
+  // BEL, C1 CSI, a line break). zsh and fish show it as text; bash shows no names.
+  const NAME = `Lot 9: "it's" $(touch\${IFS}${marks}/name)\u001b]0;owned\u0007\u009b2J\nnext line`;
+  const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
   const shells = ['bash', 'zsh', 'fish'] as const;
   const cases: [line: string, good: string][] = [
     ['reportctl templates get ', GOOD.template],
@@ -307,9 +311,10 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
   for (const shell of shells) {
     inShell(shell, `${shell}: ids from a hostile service are dropped, never run; good ids are still offered`, async () => {
       const stamp = '2026-01-01T00:00:00.000Z';
-      const template = (id: string) => ({ id, userId: 'u', name: 'n', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt', reportCategory: 'general', selectedStatistics: [], createdAt: stamp, updatedAt: stamp });
-      const run = (id: string) => ({ id, name: 'n', queueId: 'q', status: 'pending', estimatedHa: 1, steps: [], createdAt: stamp, startedAt: null, finishedAt: null });
-      const preset = (id: string) => ({ id, name: 'n', description: 'd', analysisType: 'counting', reportCategory: 'general', seedPayload: {} });
+      const name = (id: string) => (Object.values(GOOD).includes(id) ? NAME : 'n');
+      const template = (id: string) => ({ id, userId: 'u', name: name(id), analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt', reportCategory: 'general', selectedStatistics: [], createdAt: stamp, updatedAt: stamp });
+      const run = (id: string) => ({ id, name: name(id), queueId: 'q', status: 'pending', estimatedHa: 1, steps: [], createdAt: stamp, startedAt: null, finishedAt: null });
+      const preset = (id: string) => ({ id, name: name(id), description: 'd', analysisType: 'counting', reportCategory: 'general', seedPayload: {} });
       const page = <T>(make: (id: string) => T, good: string) => {
         const data = [...HOSTILE, good].map(make);
         return { total: data.length, page: 1, limit: 100, data };
@@ -324,7 +329,12 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
       // A generous wait: on a loaded machine 2 s may pass before the answer, and no ids come.
       const env = { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
       for (const [line, good] of cases) {
-        expect(await valuesIn(shell, line, env, binDir), line).toEqual([good]);
+        const offered = await completeIn(shell, line, env, binDir);
+        expect(offered.map((candidate) => candidate.value), line).toEqual([good]);
+        if (shell === 'bash') continue;
+        // reportctl shows the name's control characters as \xHH and its line break as a space.
+        expect(offered[0]!.description).toMatch(/Lot 9: "it's" \$\(touch\$\{IFS\}.*\/name\)\\x1b\]0;owned\\x07\\x9b2J next line$/);
+        expect(offered[0]!.description).not.toMatch(CONTROL);
       }
       expect(service.requests.length).toBe(cases.length);
       expectNoMarks();
@@ -335,9 +345,18 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
     inShell(shell, `${shell}: the script itself never evaluates what \`reportctl __complete\` prints`, async () => {
       const stubDir = tempDir('reportctl-stub-');
       const stub = join(stubDir, 'reportctl');
-      writeFileSync(stub, `#!/bin/sh\ncat <<'LINES'\n${[...HOSTILE.filter((id) => !id.includes('\n')), 'tpl-3c44560e', 'tpl-ffff'].join('\n')}\nLINES\n`);
+      // With --names (zsh, fish), a raw name after a tab, as a compromised reportctl would print it.
+      const rawName = `Lot 9: $(touch\${IFS}${marks}/stub)\u001b]0;owned\u0007\u009b2J`;
+      const lines = (named: boolean) => [...HOSTILE.filter((id) => !id.includes('\n')), named ? `tpl-3c44560e\t${rawName}` : 'tpl-3c44560e', 'tpl-ffff'].join('\n');
+      writeFileSync(stub, `#!/bin/sh\ncase "$*" in\n*--names*) cat <<'LINES'\n${lines(true)}\nLINES\n;;\n*) cat <<'LINES'\n${lines(false)}\nLINES\n;;\nesac\n`);
       chmodSync(stub, 0o755);
-      expect(await valuesIn(shell, 'reportctl templates get tpl-3', {}, stubDir)).toEqual(['tpl-3c44560e']);
+      const offered = await completeIn(shell, 'reportctl templates get tpl-3', {}, stubDir);
+      expect(offered.map((candidate) => candidate.value)).toEqual(['tpl-3c44560e']);
+      if (shell !== 'bash') {
+        // The script itself turns control characters into '?'.
+        expect(offered[0]!.description).toMatch(/Lot 9: \$\(touch\$\{IFS\}.*\/stub\)\?\]0;owned\?\?2J$/);
+        expect(offered[0]!.description).not.toMatch(CONTROL);
+      }
       expect((await valuesIn(shell, 'reportctl templates get ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       expect((await valuesIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       expectNoMarks();
