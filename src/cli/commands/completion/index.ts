@@ -32,9 +32,9 @@ export function registerCompletion(program: Command, deps: CliDeps, wrap: Wrap):
       'after',
       `
 Examples:
-  $ source <(reportctl completion bash)          # in ~/.bashrc
-  $ reportctl completion zsh > ~/.zfunc/_reportctl   # with fpath=(~/.zfunc $fpath) before compinit
-  $ source <(reportctl completion zsh)           # or in ~/.zshrc, after compinit
+  $ source <(reportctl completion bash)               # in ~/.bashrc
+  $ reportctl completion zsh > ~/.zfunc/_reportctl    # with fpath=(~/.zfunc $fpath) before compinit
+  $ source <(reportctl completion zsh)                # or in ~/.zshrc, after compinit
   $ reportctl completion fish > ~/.config/fish/completions/reportctl.fish
 
 Template and run ids complete from the service with your profile's key (zsh and fish show
