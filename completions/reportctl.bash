@@ -20,6 +20,83 @@ _reportctl_subcommands() {
     'admin faults') echo 'add list clear' ;;
   esac
 }
+_reportctl_verb() {
+  case "$1" in
+    '|templates') echo 'templates' ;;
+    '|catalogs') echo 'catalogs' ;;
+    '|queues') echo 'queues' ;;
+    '|queue-runs') echo 'queue-runs' ;;
+    '|analyses') echo 'analyses' ;;
+    '|api') echo 'api' ;;
+    '|config') echo 'config' ;;
+    '|auth') echo 'auth' ;;
+    '|formula') echo 'formula' ;;
+    '|serve') echo 'serve' ;;
+    '|admin') echo 'admin' ;;
+    '|completion') echo 'completion' ;;
+    '|doctor') echo 'doctor' ;;
+    'templates|list') echo 'list' ;;
+    'templates|ls') echo 'list' ;;
+    'templates|get') echo 'get' ;;
+    'templates|show') echo 'get' ;;
+    'templates|view') echo 'get' ;;
+    'templates|presets') echo 'presets' ;;
+    'templates|create') echo 'create' ;;
+    'templates|replace') echo 'replace' ;;
+    'templates|edit') echo 'edit' ;;
+    'templates|delete') echo 'delete' ;;
+    'templates|rm') echo 'delete' ;;
+    'templates|validate') echo 'validate' ;;
+    'catalogs|report-types') echo 'report-types' ;;
+    'catalogs|statistics') echo 'statistics' ;;
+    'catalogs|vi-defaults') echo 'vi-defaults' ;;
+    'catalogs|vegetation-index-defaults') echo 'vi-defaults' ;;
+    'queues|list') echo 'list' ;;
+    'queues|ls') echo 'list' ;;
+    'queue-runs|list') echo 'list' ;;
+    'queue-runs|ls') echo 'list' ;;
+    'queue-runs|get') echo 'get' ;;
+    'queue-runs|show') echo 'get' ;;
+    'queue-runs|view') echo 'get' ;;
+    'queue-runs|watch') echo 'watch' ;;
+    'analyses|list') echo 'list' ;;
+    'analyses|ls') echo 'list' ;;
+    'config|get') echo 'get' ;;
+    'config|set') echo 'set' ;;
+    'config|list') echo 'list' ;;
+    'config|ls') echo 'list' ;;
+    'config|use') echo 'use' ;;
+    'auth|login') echo 'login' ;;
+    'auth|logout') echo 'logout' ;;
+    'auth|status') echo 'status' ;;
+    'formula|check') echo 'check' ;;
+    'formula|eval') echo 'eval' ;;
+    'formula|validate') echo 'validate' ;;
+    'admin|accounts') echo 'accounts' ;;
+    'admin|keys') echo 'keys' ;;
+    'admin|queues') echo 'queues' ;;
+    'admin|queue-runs') echo 'queue-runs' ;;
+    'admin|seed') echo 'seed' ;;
+    'admin|catalogs') echo 'catalogs' ;;
+    'admin|export') echo 'export' ;;
+    'admin|import') echo 'import' ;;
+    'admin|reset') echo 'reset' ;;
+    'admin|faults') echo 'faults' ;;
+    'admin accounts|create') echo 'create' ;;
+    'admin accounts|list') echo 'list' ;;
+    'admin accounts|set-limit') echo 'set-limit' ;;
+    'admin keys|create') echo 'create' ;;
+    'admin keys|revoke') echo 'revoke' ;;
+    'admin queues|create') echo 'create' ;;
+    'admin queue-runs|enqueue') echo 'enqueue' ;;
+    'admin queue-runs|advance') echo 'advance' ;;
+    'admin queue-runs|cancel') echo 'cancel' ;;
+    'admin catalogs|import') echo 'import' ;;
+    'admin faults|add') echo 'add' ;;
+    'admin faults|list') echo 'list' ;;
+    'admin faults|clear') echo 'clear' ;;
+  esac
+}
 _reportctl_flags() {
   case "$1" in
     '') echo '--version --json --no-color --no-input --verbose --base-url --api-key --profile --help' ;;
@@ -172,7 +249,7 @@ _reportctl_offer() {
   fi
 }
 _reportctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0 arguments=0 values=
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0 arguments=0 values= verb
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
@@ -184,10 +261,8 @@ _reportctl() {
         case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
         continue ;;
     esac
-    case " $(_reportctl_subcommands "$command_path") " in
-      *" $word "*) command_path="${command_path:+$command_path }$word" ;;
-      *) ((arguments++)) ;;
-    esac
+    verb="$(_reportctl_verb "$command_path|$word")"
+    if [[ -n "$verb" ]]; then command_path="${command_path:+$command_path }$verb"; else ((arguments++)); fi
   done
   if [[ "$prev" == -* ]]; then
     case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in

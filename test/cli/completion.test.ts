@@ -61,6 +61,8 @@ describe('completion scripts', () => {
     expect(bashComplete('reportctl tem')).toEqual(['templates']);
     expect(bashComplete('reportctl templates ')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'delete']));
     expect(bashComplete('reportctl templates list --analysis-type ')).toEqual(['counting', 'replanting', 'path']);
+    // An alias is its verb: `ls` is `list`.
+    expect(bashComplete('reportctl templates ls --analysis-type ')).toEqual(['counting', 'replanting', 'path']);
     expect(bashComplete('reportctl templates list --report-c')).toEqual(['--report-category']);
     expect(bashComplete('reportctl --json templates list --report-category v')).toEqual(['vegetation_index']);
     expect(bashComplete('reportctl completion ')).toEqual(['bash', 'zsh', 'fish']);
@@ -95,6 +97,7 @@ describe('completion scripts', () => {
     expect(complete('reportctl queue-runs list --st')).toEqual([{ value: '--status', description: 'only runs in this state' }]);
     expect(complete('reportctl completion ').map((row) => row.value).sort()).toEqual(['bash', 'fish', 'zsh']);
     expect(complete('reportctl config set language ')).toEqual([]);
+    expect(complete('reportctl templates rm --y')).toEqual([{ value: '--yes', description: expect.stringMatching(/./) }]);
   });
 
   it('bash: completes template and run ids from the service, and stays silent when it cannot', async () => {
@@ -359,6 +362,8 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
         expect(offered[0]!.description).not.toMatch(CONTROL);
       }
       expect((await valuesIn(shell, 'reportctl templates get ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      // `view` is an alias of `get`: the same ids.
+      expect((await valuesIn(shell, 'reportctl templates view ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       expect((await valuesIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       expectNoMarks();
       expect(existsSync(marks)).toBe(true);

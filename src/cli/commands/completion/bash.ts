@@ -7,6 +7,11 @@ import type { CompletionNode } from './tree.js';
  */
 export function bashScript(nodes: CompletionNode[]): string {
   const subcommands = caseTable('_reportctl_subcommands', nodes.map((node) => [node.path, node.subcommands.map((sub) => sub.name).join(' ')]));
+  // A verb or one of its aliases (templates show, rm) names the same command.
+  const verbs = caseTable(
+    '_reportctl_verb',
+    nodes.flatMap((node) => node.subcommands.flatMap((sub) => [sub.name, ...sub.aliases].map((word): [string, string] => [`${node.path}|${word}`, sub.name]))),
+  );
   const flags = caseTable('_reportctl_flags', nodes.map((node) => [node.path, node.flags.map((flag) => flag.name).join(' ')]));
   const valueFlags = caseTable(
     '_reportctl_value_flags',
@@ -30,6 +35,7 @@ export function bashScript(nodes: CompletionNode[]): string {
   return `# bash completion for reportctl (generated from the command tree: reportctl completion bash)
 # Load it with:  source <(reportctl completion bash)
 ${subcommands}
+${verbs}
 ${flags}
 ${valueFlags}
 ${choices}
@@ -59,7 +65,7 @@ _reportctl_offer() {
   fi
 }
 _reportctl() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0 arguments=0 values=
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0 arguments=0 values= verb
   ((COMP_CWORD > 0)) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
@@ -71,10 +77,8 @@ _reportctl() {
         case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
         continue ;;
     esac
-    case " $(_reportctl_subcommands "$command_path") " in
-      *" $word "*) command_path="\${command_path:+$command_path }$word" ;;
-      *) ((arguments++)) ;;
-    esac
+    verb="$(_reportctl_verb "$command_path|$word")"
+    if [[ -n "$verb" ]]; then command_path="\${command_path:+$command_path }$verb"; else ((arguments++)); fi
   done
   if [[ "$prev" == -* ]]; then
     case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in
