@@ -207,6 +207,8 @@ describe('zsh: a native script (_arguments, _describe), from $fpath or sourced',
       { value: 'failed', display: expect.stringMatching(/^failed +-- a step failed$/) },
       { value: 'cancelled', display: expect.stringMatching(/^cancelled +-- stopped before it finished$/) },
     ]);
+    // commander takes --flag=value too.
+    expect((await complete('reportctl queue-runs list --status=c')).map((candidate) => candidate.value)).toEqual(['claimed', 'completed', 'cancelled']);
     expect(await complete('reportctl --json analyses list --analysis-type ')).toContainEqual({
       value: 'replanting',
       display: expect.stringMatching(/^replanting +-- gaps to replant$/),

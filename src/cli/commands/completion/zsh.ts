@@ -1,5 +1,5 @@
 import { COMPLETABLE_ID, ID_LABELS, sq } from './scripts.js';
-import type { CompletionNode, CompletionValue } from './tree.js';
+import type { CompletionFlag, CompletionNode, CompletionValue } from './tree.js';
 
 /** `_arguments` reads `[explanation]` up to an unescaped bracket and a message up to a colon. */
 const explanation = (text: string) => text.replace(/[\\[\]]/g, (char) => `\\${char}`);
@@ -20,6 +20,9 @@ function action(value: CompletionValue, state: string | undefined): string {
   return value.file ? '_files' : ' ';
 }
 
+/** `--flag=[…]` takes its value in the next word or after `=`, as commander does. */
+const flagSpec = (flag: CompletionFlag) => `${flag.name}${flag.takesValue ? '=' : ''}[${explanation(flag.description)}]`;
+
 function choicesCase(state: string, value: CompletionValue): string {
   const items = value.choices.map((choice) => describeItem(choice, value.notes[choice]));
   return `    (${state})\n${list('values', items)}\n      _describe -t values ${sq(message(value.placeholder))} values && ret=0 ;;`;
@@ -30,7 +33,7 @@ function nodeFunction(node: CompletionNode, byPath: Map<string, CompletionNode>)
   const states: string[] = [];
   // The root's flags are global: every function adds them through _reportctl_globals.
   for (const flag of node.path === '' ? node.flags.filter((flag) => flag.name === '--help') : node.flags) {
-    let spec = `${flag.name}[${explanation(flag.description)}]`;
+    let spec = flagSpec(flag);
     if (flag.takesValue) {
       const state = `flag${flag.name}`;
       spec += `:${message(flag.placeholder)}:${action(flag, state)}`;
@@ -91,7 +94,7 @@ export function zshScript(nodes: CompletionNode[]): string {
   const root = byPath.get('')!;
   const globals = root.flags
     .filter((flag) => flag.name !== '--help')
-    .map((flag) => `    ${sq(`${flag.name}[${explanation(flag.description)}]${flag.takesValue ? `:${message(flag.placeholder)}:${action(flag, undefined)}` : ''}`)}`);
+    .map((flag) => `    ${sq(`${flagSpec(flag)}${flag.takesValue ? `:${message(flag.placeholder)}:${action(flag, undefined)}` : ''}`)}`);
   const labels = Object.entries(ID_LABELS).map(([kind, label]) => `    (${kind}) label=${sq(label)} ;;`);
   return `#compdef reportctl
 # zsh completion for reportctl (generated from the command tree: reportctl completion zsh)
