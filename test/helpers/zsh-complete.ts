@@ -66,10 +66,12 @@ zpty -d z
   const child = spawn('zsh', ['-f', '-c', driver], {
     env: { ...process.env, ...options.env, PATH: `${options.path ? `${options.path}:` : ''}${process.env.PATH}` },
     stdio: ['ignore', 'ignore', 'pipe'],
+    // A completion that never finishes leaves zsh waiting at its prompt: stop it (its pty
+    // child gets SIGHUP) and fail below, instead of leaving it behind.
+    timeout: 60_000,
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  // A completion that never finishes would hang here; the test's own timeout then fails it.
   await new Promise<void>((resolve) => child.on('close', () => resolve()));
   const rows = existsSync(capture) ? readFileSync(capture, 'utf8').split('\n').filter(Boolean) : [];
   if (rows.at(-1) !== '\tdone') throw new Error(`zsh did not finish completing ${JSON.stringify(line)}: ${stderr}`);

@@ -33,10 +33,9 @@ export interface CompletionNode {
   subcommands: { name: string; aliases: string[]; description: string }[];
   flags: CompletionFlag[];
   arguments: CompletionArgument[];
-  /** The first argument, when it is completed from the service (template or run ids). */
-  dynamic?: IdKind;
 }
 
+/** Commands whose first argument is an id from the service. */
 const DYNAMIC: Record<string, IdKind> = {
   'templates get': 'template-ids',
   'templates replace': 'template-ids',
@@ -46,7 +45,6 @@ const DYNAMIC: Record<string, IdKind> = {
   'queue-runs watch': 'run-ids',
 };
 const DYNAMIC_FLAGS: Record<string, IdKind> = { '--from-preset': 'preset-ids' };
-export { DYNAMIC_FLAGS };
 
 const FILE_PLACEHOLDER = /^(path|file|files)$/;
 
@@ -90,8 +88,6 @@ export function completionTree(root: Command): CompletionNode[] {
       flags: [...flagsOf(command), HELP],
       arguments: argumentsOf(command, path),
     };
-    const dynamic = DYNAMIC[path];
-    if (dynamic) node.dynamic = dynamic;
     nodes.push(node);
     for (const sub of visible) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
   };
