@@ -4,8 +4,8 @@ import type { CompletionFlag, CompletionNode, CompletionValue } from './tree.js'
 /** `_arguments` reads `[explanation]` up to an unescaped bracket and a message up to a colon. */
 const explanation = (text: string) => text.replace(/[\\[\]]/g, (char) => `\\${char}`);
 const message = (text: string) => text.replace(/[\\:]/g, (char) => `\\${char}`);
-/** An item for `_describe`: the first unescaped colon ends the value. */
-const describeItem = (value: string, note: string | undefined) => sq(note ? `${message(value)}:${note}` : message(value));
+/** An item for `_describe`: the first unescaped colon ends the value; backslashes escape. */
+const describeItem = (value: string, note: string | undefined) => sq(note ? `${message(value)}:${note.replace(/\\/g, '\\\\')}` : message(value));
 
 const list = (name: string, items: string[]) => `      ${name}=(\n        ${items.join('\n        ')}\n      )`;
 
