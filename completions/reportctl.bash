@@ -20,6 +20,83 @@ _reportctl_subcommands() {
     'admin faults') echo 'add list clear' ;;
   esac
 }
+_reportctl_verb() {
+  case "$1" in
+    '|templates') echo 'templates' ;;
+    '|catalogs') echo 'catalogs' ;;
+    '|queues') echo 'queues' ;;
+    '|queue-runs') echo 'queue-runs' ;;
+    '|analyses') echo 'analyses' ;;
+    '|api') echo 'api' ;;
+    '|config') echo 'config' ;;
+    '|auth') echo 'auth' ;;
+    '|formula') echo 'formula' ;;
+    '|serve') echo 'serve' ;;
+    '|admin') echo 'admin' ;;
+    '|completion') echo 'completion' ;;
+    '|doctor') echo 'doctor' ;;
+    'templates|list') echo 'list' ;;
+    'templates|ls') echo 'list' ;;
+    'templates|get') echo 'get' ;;
+    'templates|show') echo 'get' ;;
+    'templates|view') echo 'get' ;;
+    'templates|presets') echo 'presets' ;;
+    'templates|create') echo 'create' ;;
+    'templates|replace') echo 'replace' ;;
+    'templates|edit') echo 'edit' ;;
+    'templates|delete') echo 'delete' ;;
+    'templates|rm') echo 'delete' ;;
+    'templates|validate') echo 'validate' ;;
+    'catalogs|report-types') echo 'report-types' ;;
+    'catalogs|statistics') echo 'statistics' ;;
+    'catalogs|vi-defaults') echo 'vi-defaults' ;;
+    'catalogs|vegetation-index-defaults') echo 'vi-defaults' ;;
+    'queues|list') echo 'list' ;;
+    'queues|ls') echo 'list' ;;
+    'queue-runs|list') echo 'list' ;;
+    'queue-runs|ls') echo 'list' ;;
+    'queue-runs|get') echo 'get' ;;
+    'queue-runs|show') echo 'get' ;;
+    'queue-runs|view') echo 'get' ;;
+    'queue-runs|watch') echo 'watch' ;;
+    'analyses|list') echo 'list' ;;
+    'analyses|ls') echo 'list' ;;
+    'config|get') echo 'get' ;;
+    'config|set') echo 'set' ;;
+    'config|list') echo 'list' ;;
+    'config|ls') echo 'list' ;;
+    'config|use') echo 'use' ;;
+    'auth|login') echo 'login' ;;
+    'auth|logout') echo 'logout' ;;
+    'auth|status') echo 'status' ;;
+    'formula|check') echo 'check' ;;
+    'formula|eval') echo 'eval' ;;
+    'formula|validate') echo 'validate' ;;
+    'admin|accounts') echo 'accounts' ;;
+    'admin|keys') echo 'keys' ;;
+    'admin|queues') echo 'queues' ;;
+    'admin|queue-runs') echo 'queue-runs' ;;
+    'admin|seed') echo 'seed' ;;
+    'admin|catalogs') echo 'catalogs' ;;
+    'admin|export') echo 'export' ;;
+    'admin|import') echo 'import' ;;
+    'admin|reset') echo 'reset' ;;
+    'admin|faults') echo 'faults' ;;
+    'admin accounts|create') echo 'create' ;;
+    'admin accounts|list') echo 'list' ;;
+    'admin accounts|set-limit') echo 'set-limit' ;;
+    'admin keys|create') echo 'create' ;;
+    'admin keys|revoke') echo 'revoke' ;;
+    'admin queues|create') echo 'create' ;;
+    'admin queue-runs|enqueue') echo 'enqueue' ;;
+    'admin queue-runs|advance') echo 'advance' ;;
+    'admin queue-runs|cancel') echo 'cancel' ;;
+    'admin catalogs|import') echo 'import' ;;
+    'admin faults|add') echo 'add' ;;
+    'admin faults|list') echo 'list' ;;
+    'admin faults|clear') echo 'clear' ;;
+  esac
+}
 _reportctl_flags() {
   case "$1" in
     '') echo '--version --json --no-color --no-input --verbose --base-url --api-key --profile --help' ;;
@@ -134,14 +211,17 @@ _reportctl_choices() {
     'analyses list|--status') echo 'completed failed' ;;
   esac
 }
-_reportctl_dynamic() {
+_reportctl_first_argument() {
   case "$1" in
-    'templates get') echo 'template-ids' ;;
-    'templates replace') echo 'template-ids' ;;
-    'templates edit') echo 'template-ids' ;;
-    'templates delete') echo 'template-ids' ;;
-    'queue-runs get') echo 'run-ids' ;;
-    'queue-runs watch') echo 'run-ids' ;;
+    'templates get') echo '@template-ids' ;;
+    'templates replace') echo '@template-ids' ;;
+    'templates edit') echo '@template-ids' ;;
+    'templates delete') echo '@template-ids' ;;
+    'queue-runs get') echo '@run-ids' ;;
+    'queue-runs watch') echo '@run-ids' ;;
+    'config get') echo 'base-url api-key key-header language' ;;
+    'config set') echo 'base-url api-key key-header language' ;;
+    'completion') echo 'bash zsh fish' ;;
   esac
 }
 _reportctl_ids() {
@@ -158,8 +238,18 @@ _reportctl_reply() {
   done
   return 0
 }
+_reportctl_offer() {
+  # $1: the words to offer (static, from the tables above), or @kind for ids from the service.
+  if [[ "$1" == @* ]]; then
+    _reportctl_reply "$2" < <(_reportctl_ids "${1#@}")
+  elif [[ -n "$1" ]]; then
+    COMPREPLY=($(compgen -W "$1" -- "$2"))
+  else
+    COMPREPLY=()
+  fi
+}
 _reportctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command_path="" word i skip=0 arguments=0 values= verb
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
@@ -171,21 +261,15 @@ _reportctl() {
         case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in *" $word "*) skip=1 ;; esac
         continue ;;
     esac
-    case " $(_reportctl_subcommands "$command_path") " in *" $word "*) command_path="${command_path:+$command_path }$word" ;; esac
+    verb="$(_reportctl_verb "$command_path|$word")"
+    if [[ -n "$verb" ]]; then command_path="${command_path:+$command_path }$verb"; else ((arguments++)); fi
   done
   if [[ "$prev" == -* ]]; then
     case " $(_reportctl_value_flags "$command_path") $(_reportctl_value_flags '') " in
       *" $prev "*)
-        local values
         values="$(_reportctl_choices "$command_path|$prev")"
         [[ -z "$values" ]] && values="$(_reportctl_choices "|$prev")"
-        if [[ "$values" == @* ]]; then
-          _reportctl_reply "$cur" < <(_reportctl_ids "${values#@}")
-        elif [[ -n "$values" ]]; then
-          COMPREPLY=($(compgen -W "$values" -- "$cur"))
-        else
-          COMPREPLY=()
-        fi
+        _reportctl_offer "$values" "$cur"
         return 0 ;;
     esac
   fi
@@ -199,12 +283,7 @@ _reportctl() {
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
     return 0
   fi
-  local kind
-  kind="$(_reportctl_dynamic "$command_path")"
-  if [[ -n "$kind" ]]; then
-    _reportctl_reply "$cur" < <(_reportctl_ids "$kind")
-    return 0
-  fi
-  COMPREPLY=()
+  ((arguments == 0)) && values="$(_reportctl_first_argument "$command_path")"
+  _reportctl_offer "$values" "$cur"
 }
 complete -o default -F _reportctl reportctl

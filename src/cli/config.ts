@@ -20,6 +20,12 @@ export interface ConfigShape {
 
 export const profileKeys = ['base-url', 'api-key', 'key-header', 'language'] as const;
 export type ProfileKey = (typeof profileKeys)[number];
+export const profileKeyNotes: Readonly<Record<ProfileKey, string>> = {
+  'base-url': 'where the service is',
+  'api-key': 'the key sent with every request',
+  'key-header': 'the header that carries the key',
+  language: 'language of messages (en, es)',
+};
 export const profileField: Record<ProfileKey, keyof Profile> = {
   'base-url': 'baseUrl',
   'api-key': 'apiKey',

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { describeChoices, type ChoiceNotes } from './choice-notes.js';
 import { closestMatch } from './suggest.js';
 import { integerOption } from './parse.js';
 
@@ -21,12 +22,13 @@ export function addListOptions(command: Command): Command {
 
 /**
  * An option limited to a fixed set, so help, completion and errors all name the values; a
- * value outside it is a usage error with the closest valid one.
+ * value outside it is a usage error with the closest valid one. `notes` describe the values.
  */
-export function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
-  return new Option(flags, description).choices(choices).argParser((value: string) => {
+export function choiceOption(flags: string, description: string, choices: readonly string[], notes: ChoiceNotes = {}): Option {
+  const option = new Option(flags, description).choices(choices).argParser((value: string) => {
     if (choices.includes(value)) return value;
     const guess = closestMatch(value, choices);
     throw new InvalidArgumentError(`${guess ? `did you mean ${guess}? ` : ''}Valid: ${choices.join(', ')}.`);
   });
+  return describeChoices(option, notes);
 }

@@ -8,3 +8,27 @@ export const queueRunStatuses = ['pending', 'claimed', 'running', 'completed', '
 export const stepStatuses = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
 export const analysisStatuses = ['completed', 'failed'] as const;
 export const finishedQueueRunStatuses: readonly string[] = ['completed', 'failed', 'cancelled'];
+
+// One line per value, for help and shell completion (zsh and fish show them beside the value).
+type Notes<T extends readonly string[]> = Readonly<Record<T[number], string>>;
+export const analysisTypeNotes: Notes<typeof analysisTypes> = {
+  counting: 'plant counts per lot',
+  replanting: 'gaps to replant',
+  path: 'rows and paths through the lot',
+};
+export const reportCategoryNotes: Notes<typeof reportCategories> = {
+  general: 'statistics of the analysis',
+  vegetation_index: 'a vegetation index map (NDVI, SAVI, a custom formula)',
+};
+export const queueRunStatusNotes: Notes<typeof queueRunStatuses> = {
+  pending: 'waiting to be claimed',
+  claimed: 'taken by a worker, not started',
+  running: 'steps in progress',
+  completed: 'every step completed',
+  failed: 'a step failed',
+  cancelled: 'stopped before it finished',
+};
+export const analysisStatusNotes: Notes<typeof analysisStatuses> = {
+  completed: 'the analysis has its results',
+  failed: 'the analysis failed',
+};

@@ -6,6 +6,7 @@ import { BIN, runCli } from '../helpers/cli.js';
 import { startServe, tempDir } from '../helpers/server.js';
 import { testWith } from '../helpers/programs.js';
 import { fakeService, json } from '../helpers/fake-service.js';
+import { zshComplete } from '../helpers/zsh-complete.js';
 
 const files = { bash: 'completions/reportctl.bash', zsh: 'completions/_reportctl', fish: 'completions/reportctl.fish' } as const;
 
@@ -60,9 +61,14 @@ describe('completion scripts', () => {
     expect(bashComplete('reportctl tem')).toEqual(['templates']);
     expect(bashComplete('reportctl templates ')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'delete']));
     expect(bashComplete('reportctl templates list --analysis-type ')).toEqual(['counting', 'replanting', 'path']);
+    // An alias is its verb: `ls` is `list`.
+    expect(bashComplete('reportctl templates ls --analysis-type ')).toEqual(['counting', 'replanting', 'path']);
     expect(bashComplete('reportctl templates list --report-c')).toEqual(['--report-category']);
     expect(bashComplete('reportctl --json templates list --report-category v')).toEqual(['vegetation_index']);
-    expect(bashComplete('reportctl completion ')).toEqual([]);
+    expect(bashComplete('reportctl completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete('reportctl config set ')).toEqual(['base-url', 'api-key', 'key-header', 'language']);
+    // Only the first argument has choices: the value after a key is the user's.
+    expect(bashComplete('reportctl config set language ')).toEqual([]);
   });
 
   it('bash: completes queue-run statuses', () => {
@@ -70,36 +76,28 @@ describe('completion scripts', () => {
     expect(statuses).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
   });
 
-  testWith('fish', 'fish: completes commands and enum values', () => {
+  testWith('fish', 'fish: completes commands, verbs, flags and enum values, with descriptions', () => {
     const script = scriptFor('fish');
-    const complete = (line: string) =>
-      spawnSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
-        encoding: 'utf8',
-        env: { ...process.env, PATH: `${binDir}:${process.env.PATH}` },
-      })
-        .stdout.split('\n')
-        .filter(Boolean)
-        .map((row) => row.split('\t')[0]);
-    expect(complete('reportctl tem')).toEqual(['templates']);
-    expect(complete('reportctl queue-runs list --status ')).toEqual(
-      expect.arrayContaining(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']),
+    const complete = (line: string) => fishComplete(script, line);
+    expect(complete('reportctl tem')).toEqual([{ value: 'templates', description: expect.stringMatching(/^Report templates/) }]);
+    expect(complete('reportctl templates ')).toEqual(
+      expect.arrayContaining([
+        { value: 'list', description: expect.stringMatching(/^List the account's templates/) },
+        { value: 'delete', description: expect.stringMatching(/^Delete a template/) },
+      ]),
     );
-    expect(complete('reportctl templates list --analysis-type ')).toEqual(expect.arrayContaining(['counting', 'replanting', 'path']));
-  });
-
-  testWith('zsh', 'zsh: the script loads and completes through bashcompinit', () => {
-    const script = scriptFor('zsh');
-    const program = `autoload -U compinit && compinit -u
-source ${script}
-# bashcompinit calls bash completers with zero-based arrays, as bash has them.
-setopt ksharrays
-COMP_WORDS=(reportctl queue-runs list --status "")
-COMP_CWORD=4
-_reportctl
-print -l -- "\${COMPREPLY[@]}"`;
-    const result = spawnSync('zsh', ['-f', '-c', program], { encoding: 'utf8' });
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout.split('\n').filter(Boolean)).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
+    expect(complete('reportctl queue-runs list --status ')).toEqual(
+      expect.arrayContaining([
+        { value: 'pending', description: 'waiting to be claimed' },
+        { value: 'cancelled', description: 'stopped before it finished' },
+      ]),
+    );
+    expect(complete('reportctl templates list --analysis-type ').map((row) => row.value).sort()).toEqual(['counting', 'path', 'replanting']);
+    expect(complete('reportctl templates list --analysis-type ')).toContainEqual({ value: 'counting', description: 'plant counts per lot' });
+    expect(complete('reportctl queue-runs list --st')).toEqual([{ value: '--status', description: 'only runs in this state' }]);
+    expect(complete('reportctl completion ').map((row) => row.value).sort()).toEqual(['bash', 'fish', 'zsh']);
+    expect(complete('reportctl config set language ')).toEqual([]);
+    expect(complete('reportctl templates rm --y')).toEqual([{ value: '--yes', description: expect.stringMatching(/./) }]);
   });
 
   it('bash: completes template and run ids from the service, and stays silent when it cannot', async () => {
@@ -123,25 +121,52 @@ print -l -- "\${COMPREPLY[@]}"`;
   });
 });
 
+/** A candidate a shell offers: the word, and the description it shows beside it (zsh: its whole line). */
+interface Candidate {
+  value: string;
+  description: string;
+}
+
+/** What fish offers for `line` (`complete -C`, as fish does on TAB): `value<TAB>description` rows. */
+function fishRows(output: string): Candidate[] {
+  return output
+    .split('\n')
+    .filter(Boolean)
+    .map((row) => {
+      const [value, ...description] = row.split('\t');
+      return { value: value!, description: description.join('\t') };
+    });
+}
+
+function fishComplete(script: string, line: string, env: Record<string, string> = {}): Candidate[] {
+  const result = spawnSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH}` },
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return fishRows(result.stdout);
+}
+
 /**
  * What `shell` offers for `line` (completing its last word), with `path` first on PATH. Not
  * spawnSync: a fake service in this process must answer while the shell runs.
  */
-async function completeIn(shell: keyof typeof files, line: string, env: Record<string, string>, path: string): Promise<string[]> {
+async function completeIn(shell: keyof typeof files, line: string, env: Record<string, string>, path: string): Promise<Candidate[]> {
   const script = scriptFor(shell);
-  const words = `COMP_LINE=${JSON.stringify(line)}`;
-  const split = shell === 'zsh' ? 'COMP_WORDS=(${=COMP_LINE})' : 'read -ra COMP_WORDS <<< "$COMP_LINE"';
+  if (shell === 'zsh') {
+    return (await zshComplete(script, line, { load: 'fpath', env, path })).map(({ value, display }) => ({ value, description: display }));
+  }
   const program =
     shell === 'fish'
       ? `source ${script}; complete -C ${JSON.stringify(line)}`
-      : `${shell === 'zsh' ? 'autoload -U compinit && compinit -u\nsetopt ksharrays\n' : ''}source ${JSON.stringify(script)}
-${words}
-${split}
+      : `source ${JSON.stringify(script)}
+COMP_LINE=${JSON.stringify(line)}
+read -ra COMP_WORDS <<< "$COMP_LINE"
 [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
 COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
 _reportctl
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const args = { bash: ['--norc', '--noprofile', '-c'], zsh: ['-f', '-c'], fish: ['--no-config', '-c'] }[shell];
+  const args = shell === 'fish' ? ['--no-config', '-c'] : ['--norc', '--noprofile', '-c'];
   const child = spawn(shell, [...args, program], { env: { ...process.env, ...env, PATH: `${path}:${process.env.PATH}` } });
   let stdout = '';
   let stderr = '';
@@ -149,11 +174,114 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   expect(status, stderr).toBe(0);
-  return stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((row) => row.split('\t')[0]!);
+  return fishRows(stdout);
 }
+
+const valuesIn = async (...args: Parameters<typeof completeIn>) => (await completeIn(...args)).map((candidate) => candidate.value);
+
+describe('zsh: a native script (_arguments, _describe), from $fpath or sourced', () => {
+  testWith('zsh', 'zsh ($fpath): commands, verbs, flags and enum values come with their descriptions', async () => {
+    const script = scriptFor('zsh');
+    expect(readFileSync(script, 'utf8')).not.toMatch(/bashcompinit/);
+    const complete = (line: string) => zshComplete(script, line, { load: 'fpath' });
+
+    const commands = await complete('reportctl ');
+    expect(commands.map((candidate) => candidate.value)).toEqual(expect.arrayContaining(['templates', 'queue-runs', 'formula', 'completion', 'doctor']));
+    expect(commands.map((candidate) => candidate.value)).not.toContain('__complete');
+    expect(commands).toContainEqual({ value: 'queue-runs', display: expect.stringMatching(/^queue-runs +-- Runs of saved queues/) });
+
+    const verbs = await complete('reportctl templates ');
+    expect(verbs.map((candidate) => candidate.value)).toEqual(['list', 'get', 'presets', 'create', 'replace', 'edit', 'delete', 'validate']);
+    expect(verbs).toContainEqual({ value: 'delete', display: expect.stringMatching(/^delete +-- Delete a template/) });
+
+    const flags = await complete('reportctl templates list --');
+    expect(flags).toContainEqual({ value: '--analysis-type', display: expect.stringMatching(/^--analysis-type +-- only this analysis type$/) });
+    // The root's flags are global: offered after a verb too.
+    expect(flags).toContainEqual({ value: '--json', display: expect.stringMatching(/^--json +-- print the service's JSON/) });
+
+    expect(await complete('reportctl queue-runs list --status ')).toEqual([
+      { value: 'pending', display: expect.stringMatching(/^pending +-- waiting to be claimed$/) },
+      { value: 'claimed', display: expect.stringMatching(/^claimed +-- taken by a worker, not started$/) },
+      { value: 'running', display: expect.stringMatching(/^running +-- steps in progress$/) },
+      { value: 'completed', display: expect.stringMatching(/^completed +-- every step completed$/) },
+      { value: 'failed', display: expect.stringMatching(/^failed +-- a step failed$/) },
+      { value: 'cancelled', display: expect.stringMatching(/^cancelled +-- stopped before it finished$/) },
+    ]);
+    // commander takes --flag=value too.
+    expect((await complete('reportctl queue-runs list --status=c')).map((candidate) => candidate.value)).toEqual(['claimed', 'completed', 'cancelled']);
+    expect(await complete('reportctl --json analyses list --analysis-type ')).toContainEqual({
+      value: 'replanting',
+      display: expect.stringMatching(/^replanting +-- gaps to replant$/),
+    });
+    expect((await complete('reportctl completion ')).map((candidate) => candidate.value)).toEqual(['bash', 'zsh', 'fish']);
+    expect((await complete('reportctl config get ')).map((candidate) => candidate.value)).toEqual(['base-url', 'api-key', 'key-header', 'language']);
+    expect(await complete('reportctl config set language ')).toEqual([]);
+  }, 120_000);
+
+  testWith('zsh', 'zsh (sourced after compinit): the same script registers itself with compdef; aliases complete as their verb', async () => {
+    const script = scriptFor('zsh');
+    const complete = (line: string) => zshComplete(script, line, { load: 'source' });
+    expect(await complete('reportctl completion ')).toEqual([
+      { value: 'bash', display: expect.stringMatching(/^bash +-- /) },
+      { value: 'zsh', display: expect.stringMatching(/^zsh +-- /) },
+      { value: 'fish', display: expect.stringMatching(/^fish +-- /) },
+    ]);
+    expect((await complete('reportctl templates ls --analysis-type ')).map((candidate) => candidate.value)).toEqual(['counting', 'replanting', 'path']);
+  }, 60_000);
+});
+
+describe('template and run ids with their names (zsh and fish), from a real serve', () => {
+  const marks = tempDir('reportctl-marks-');
+  // Names the service accepts that a careless script would run or misread: a colon (zsh's
+  // separator), quotes, $(…), backticks, a prompt escape and a backslash escape.
+  const HOSTILE_NAME = `Lot 8: it's "wet" $(touch ${marks}/dollar) \`touch ${marks}/backtick\` %F{red}red%f \\e[2J`;
+
+  async function withTemplates(body: (env: Record<string, string>, ids: { plain: string; hostile: string; run: string }) => Promise<void>): Promise<void> {
+    const server = await startServe();
+    try {
+      const account = await server.newAccount();
+      const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
+      const create = async (name: string) => {
+        const created = await runCli(['templates', 'create', '--from-preset', 'preset-counting-summary', '--name', name], { env });
+        expect(created.code, created.stderr).toBe(0);
+        return created.stdout.trim();
+      };
+      const plain = await create('Lot 7 — stand count');
+      const hostile = await create(HOSTILE_NAME);
+      const queue = await server.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'q', '--step', 'lot-1:counting');
+      const run = await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id, '--name', 'North field: pass 2');
+      await body(env, { plain, hostile, run: run.id });
+    } finally {
+      await server.stop();
+    }
+  }
+
+  testWith('zsh', 'zsh: template and run ids are offered with their names; a hostile name is shown as text, never run', async () => {
+    const script = scriptFor('zsh');
+    await withTemplates(async (env, ids) => {
+      const complete = (line: string) => zshComplete(script, line, { load: 'fpath', env, path: binDir });
+      const templates = await complete('reportctl templates get ');
+      expect(templates).toHaveLength(2);
+      expect(templates).toContainEqual({ value: ids.plain, display: `${ids.plain}  -- Lot 7 — stand count` });
+      expect(templates).toContainEqual({ value: ids.hostile, display: `${ids.hostile}  -- ${HOSTILE_NAME}` });
+      expect(await complete(`reportctl templates delete ${ids.hostile.slice(0, 6)}`)).toEqual([{ value: ids.hostile, display: `${ids.hostile}  -- ${HOSTILE_NAME}` }]);
+      expect(await complete('reportctl queue-runs watch ')).toEqual([{ value: ids.run, display: `${ids.run}  -- North field: pass 2` }]);
+      expect(readdirSync(marks)).toEqual([]);
+    });
+  }, 120_000);
+
+  testWith('fish', 'fish: template and run ids are offered with their names; a hostile name is shown as text, never run', async () => {
+    const script = scriptFor('fish');
+    await withTemplates(async (env, ids) => {
+      const templates = fishComplete(script, 'reportctl templates get ', env);
+      expect(templates).toHaveLength(2);
+      expect(templates).toContainEqual({ value: ids.plain, description: 'Lot 7 — stand count' });
+      expect(templates).toContainEqual({ value: ids.hostile, description: HOSTILE_NAME });
+      expect(fishComplete(script, 'reportctl queue-runs get ', env)).toEqual([{ value: ids.run, description: 'North field: pass 2' }]);
+      expect(readdirSync(marks)).toEqual([]);
+    });
+  }, 120_000);
+});
 
 describe('completion never runs what the service sends (issue 17, item 1)', () => {
   // Where the attack would leave its mark: a file per form, in a folder of its own.
@@ -166,6 +294,11 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
     `two\nlines$(touch\${IFS}${marks}/newline)`,
   ];
   const GOOD = { template: 'tpl-3c44560e', run: 'run_42', preset: 'preset-counting-summary' };
+  // The good items' name: a colon, quotes, $(…), and what a terminal would act on (OSC title,
+  // BEL, C1 CSI, a line break). zsh and fish show it as text; bash shows no names.
+  const NAME = `Lot 9: "it's" $(touch\${IFS}${marks}/name)\u001b]0;owned\u0007\u009b2J\nnext line`;
+  // eslint-disable-next-line no-control-regex -- the characters this test must not see
+  const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
   const shells = ['bash', 'zsh', 'fish'] as const;
   const cases: [line: string, good: string][] = [
     ['reportctl templates get ', GOOD.template],
@@ -184,9 +317,10 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
   for (const shell of shells) {
     inShell(shell, `${shell}: ids from a hostile service are dropped, never run; good ids are still offered`, async () => {
       const stamp = '2026-01-01T00:00:00.000Z';
-      const template = (id: string) => ({ id, userId: 'u', name: 'n', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt', reportCategory: 'general', selectedStatistics: [], createdAt: stamp, updatedAt: stamp });
-      const run = (id: string) => ({ id, name: 'n', queueId: 'q', status: 'pending', estimatedHa: 1, steps: [], createdAt: stamp, startedAt: null, finishedAt: null });
-      const preset = (id: string) => ({ id, name: 'n', description: 'd', analysisType: 'counting', reportCategory: 'general', seedPayload: {} });
+      const name = (id: string) => (Object.values(GOOD).includes(id) ? NAME : 'n');
+      const template = (id: string) => ({ id, userId: 'u', name: name(id), analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt', reportCategory: 'general', selectedStatistics: [], createdAt: stamp, updatedAt: stamp });
+      const run = (id: string) => ({ id, name: name(id), queueId: 'q', status: 'pending', estimatedHa: 1, steps: [], createdAt: stamp, startedAt: null, finishedAt: null });
+      const preset = (id: string) => ({ id, name: name(id), description: 'd', analysisType: 'counting', reportCategory: 'general', seedPayload: {} });
       const page = <T>(make: (id: string) => T, good: string) => {
         const data = [...HOSTILE, good].map(make);
         return { total: data.length, page: 1, limit: 100, data };
@@ -201,7 +335,12 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
       // A generous wait: on a loaded machine 2 s may pass before the answer, and no ids come.
       const env = { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
       for (const [line, good] of cases) {
-        expect(await completeIn(shell, line, env, binDir), line).toEqual([good]);
+        const offered = await completeIn(shell, line, env, binDir);
+        expect(offered.map((candidate) => candidate.value), line).toEqual([good]);
+        if (shell === 'bash') continue;
+        // reportctl shows the name's control characters as \xHH and its line break as a space.
+        expect(offered[0]!.description).toMatch(/Lot 9: "it's" \$\(touch\$\{IFS\}.*\/name\)\\x1b\]0;owned\\x07\\x9b2J next line$/);
+        expect(offered[0]!.description).not.toMatch(CONTROL);
       }
       expect(service.requests.length).toBe(cases.length);
       expectNoMarks();
@@ -212,11 +351,22 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
     inShell(shell, `${shell}: the script itself never evaluates what \`reportctl __complete\` prints`, async () => {
       const stubDir = tempDir('reportctl-stub-');
       const stub = join(stubDir, 'reportctl');
-      writeFileSync(stub, `#!/bin/sh\ncat <<'LINES'\n${[...HOSTILE.filter((id) => !id.includes('\n')), 'tpl-3c44560e', 'tpl-ffff'].join('\n')}\nLINES\n`);
+      // With --names (zsh, fish), a raw name after a tab, as a compromised reportctl would print it.
+      const rawName = `Lot 9: $(touch\${IFS}${marks}/stub)\u001b]0;owned\u0007\u009b2J`;
+      const lines = (named: boolean) => [...HOSTILE.filter((id) => !id.includes('\n')), named ? `tpl-3c44560e\t${rawName}` : 'tpl-3c44560e', 'tpl-ffff'].join('\n');
+      writeFileSync(stub, `#!/bin/sh\ncase "$*" in\n*--names*) cat <<'LINES'\n${lines(true)}\nLINES\n;;\n*) cat <<'LINES'\n${lines(false)}\nLINES\n;;\nesac\n`);
       chmodSync(stub, 0o755);
-      expect(await completeIn(shell, 'reportctl templates get tpl-3', {}, stubDir)).toEqual(['tpl-3c44560e']);
-      expect((await completeIn(shell, 'reportctl templates get ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
-      expect((await completeIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      const offered = await completeIn(shell, 'reportctl templates get tpl-3', {}, stubDir);
+      expect(offered.map((candidate) => candidate.value)).toEqual(['tpl-3c44560e']);
+      if (shell !== 'bash') {
+        // The script itself turns control characters into '?'.
+        expect(offered[0]!.description).toMatch(/Lot 9: \$\(touch\$\{IFS\}.*\/stub\)\?\]0;owned\?\?2J$/);
+        expect(offered[0]!.description).not.toMatch(CONTROL);
+      }
+      expect((await valuesIn(shell, 'reportctl templates get ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      // `view` is an alias of `get`: the same ids.
+      expect((await valuesIn(shell, 'reportctl templates view ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      expect((await valuesIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       expectNoMarks();
       expect(existsSync(marks)).toBe(true);
     }, 60_000);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Analysis } from '../../../contract/index.js';
-import { analysisStatuses, analysisTypes } from '../../../contract/vocabulary.js';
+import { analysisStatuses, analysisStatusNotes, analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import { formatTime, statusColor, type Column } from '../../output.js';
@@ -19,8 +19,8 @@ export function registerAnalysesList(parent: Command, deps: CliDeps, wrap: Wrap)
       .alias('ls')
       .description("List the account's analyses, newest first (filters combine)")
       .option('--lot <id>', 'only analyses of this lot')
-      .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes))
-      .addOption(choiceOption('--status <status>', 'only analyses in this state', analysisStatuses)),
+      .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes, analysisTypeNotes))
+      .addOption(choiceOption('--status <status>', 'only analyses in this state', analysisStatuses, analysisStatusNotes)),
   )
     .addHelpText(
       'after',

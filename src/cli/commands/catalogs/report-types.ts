@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ReportTypeEntry } from '../../../contract/index.js';
-import { analysisTypes } from '../../../contract/vocabulary.js';
+import { analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { choiceOption } from '../../list-options.js';
 import type { Column } from '../../output.js';
@@ -14,7 +14,7 @@ export function registerCatalogsReportTypes(parent: Command, deps: CliDeps, wrap
   parent
     .command('report-types')
     .description('Report types per analysis type (the valid `reportType` keys and their ids)')
-    .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes))
+    .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes, analysisTypeNotes))
     .addHelpText(
       'after',
       `

@@ -2,11 +2,21 @@ import { Argument, type Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
-import { COMPLETABLE_ID, bashScript, fishScript, zshScript } from './scripts.js';
+import { describeChoices } from '../../choice-notes.js';
+import { visible } from '../../sanitize.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { COMPLETABLE_ID } from './scripts.js';
 import { completionTree } from './tree.js';
+import { zshScript } from './zsh.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof shells)[number];
+const shellNotes: Readonly<Record<Shell, string>> = {
+  bash: 'for ~/.bashrc',
+  zsh: 'for $fpath, or ~/.zshrc after compinit',
+  fish: 'for ~/.config/fish/completions',
+};
 
 export function completionScript(program: Command, shell: Shell): string {
   const nodes = completionTree(program);
@@ -17,16 +27,18 @@ export function registerCompletion(program: Command, deps: CliDeps, wrap: Wrap):
   program
     .command('completion')
     .description('Print a shell completion script (bash, zsh or fish)')
-    .addArgument(new Argument('<shell>', 'the shell').choices(shells))
+    .addArgument(describeChoices(new Argument('<shell>', 'the shell').choices(shells), shellNotes))
     .addHelpText(
       'after',
       `
 Examples:
-  $ source <(reportctl completion bash)          # in ~/.bashrc
-  $ source <(reportctl completion zsh)           # in ~/.zshrc, after compinit
+  $ source <(reportctl completion bash)               # in ~/.bashrc
+  $ reportctl completion zsh > ~/.zfunc/_reportctl    # with fpath=(~/.zfunc $fpath) before compinit
+  $ source <(reportctl completion zsh)                # or in ~/.zshrc, after compinit
   $ reportctl completion fish > ~/.config/fish/completions/reportctl.fish
 
-Template and run ids complete from the service with your profile's key.`,
+Template and run ids complete from the service with your profile's key (zsh and fish show
+their names beside them).`,
     )
     .action(
       wrap(async (shell: Shell) => {
@@ -34,15 +46,20 @@ Template and run ids complete from the service with your profile's key.`,
       }),
     );
 
-  // Called by the scripts for ids; quick and silent, whatever goes wrong.
+  // Called by the scripts for ids (with --names, `id<TAB>name` for zsh and fish); quick and
+  // silent, whatever goes wrong. A name is made visible: no control character reaches a shell.
   program
     .command('__complete', { hidden: true })
     .argument('<kind>')
+    .option('--names')
     .action(
       wrap(async (kind: string, _o: unknown, command: Command) => {
         try {
-          const ids = await completeIds(kind, command.optsWithGlobals<GlobalOptions>(), deps);
-          for (const id of ids) if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, id);
+          const options = command.optsWithGlobals<GlobalOptions & { names?: boolean }>();
+          const ids = await completeIds(kind, options, deps);
+          for (const { id, name } of ids) {
+            if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${visible(name)}` : id);
+          }
         } catch {
           // Completion must never print errors into the user's command line.
         }
@@ -50,7 +67,7 @@ Template and run ids complete from the service with your profile's key.`,
     );
 }
 
-async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<string[]> {
+async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<{ id: string; name: string }[]> {
   const [{ connect }] = await Promise.all([import('../../session.js')]);
   // A TAB must not hang: 2 s, unless REPORTCTL_TIMEOUT_MS sets the wait for answers.
   const setMs = Number(deps.env.REPORTCTL_TIMEOUT_MS);
@@ -59,11 +76,11 @@ async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps):
   const query = { page: 1, limit: 100 };
   switch (kind) {
     case 'template-ids':
-      return (await session.api.templates.list(query)).data.map((template) => template.id);
+      return (await session.api.templates.list(query)).data;
     case 'run-ids':
-      return (await session.api.queueRuns.list(query)).data.map((run) => run.id);
+      return (await session.api.queueRuns.list(query)).data;
     case 'preset-ids':
-      return (await session.api.templates.presets(query)).data.map((preset) => preset.id);
+      return (await session.api.templates.presets(query)).data;
     default:
       return [];
   }

@@ -1,16 +1,42 @@
-import type { Command, Option } from 'commander';
+import type { Argument, Command, Option } from 'commander';
+import { choiceNotes, type ChoiceNotes } from '../../choice-notes.js';
 
-/** What completion needs to know of one command: its path, subcommands and flags. */
+export type IdKind = 'template-ids' | 'run-ids' | 'preset-ids';
+
+/** A value a flag or argument takes: its placeholder, its fixed choices (with their notes), or ids. */
+export interface CompletionValue {
+  placeholder: string;
+  choices: readonly string[];
+  notes: ChoiceNotes;
+  /** Completed from the service (template, run or preset ids). */
+  ids?: IdKind;
+  /** The value names a file. */
+  file: boolean;
+}
+
+export interface CompletionFlag extends CompletionValue {
+  name: string;
+  description: string;
+  takesValue: boolean;
+}
+
+export interface CompletionArgument extends CompletionValue {
+  description: string;
+  required: boolean;
+  variadic: boolean;
+}
+
+/** What completion needs to know of one command: its path, subcommands, flags and arguments. */
 export interface CompletionNode {
   path: string;
   description: string;
-  subcommands: { name: string; description: string }[];
-  flags: { name: string; description: string; takesValue: boolean; choices: readonly string[] }[];
-  /** Positional arguments completed from the service (template or run ids). */
-  dynamic?: 'template-ids' | 'run-ids' | 'preset-ids';
+  subcommands: { name: string; aliases: string[]; description: string }[];
+  flags: CompletionFlag[];
+  arguments: CompletionArgument[];
 }
 
-const DYNAMIC: Record<string, CompletionNode['dynamic']> = {
+/** Commands whose first argument is an id from the service. */
+const DYNAMIC: Record<string, IdKind> = {
   'templates get': 'template-ids',
   'templates replace': 'template-ids',
   'templates edit': 'template-ids',
@@ -18,10 +44,16 @@ const DYNAMIC: Record<string, CompletionNode['dynamic']> = {
   'queue-runs get': 'run-ids',
   'queue-runs watch': 'run-ids',
 };
-const DYNAMIC_FLAGS: Record<string, CompletionNode['dynamic']> = { '--from-preset': 'preset-ids' };
-export { DYNAMIC_FLAGS };
+const DYNAMIC_FLAGS: Record<string, IdKind> = { '--from-preset': 'preset-ids' };
 
-function flagsOf(command: Command): CompletionNode['flags'] {
+const FILE_PLACEHOLDER = /^(path|file|files)$/;
+
+function valueOf(target: Option | Argument, placeholder: string, ids: IdKind | undefined): CompletionValue {
+  const choices = target.argChoices ?? [];
+  return { placeholder, choices, notes: choiceNotes(target), ...(ids ? { ids } : {}), file: choices.length === 0 && !ids && FILE_PLACEHOLDER.test(placeholder) };
+}
+
+function flagsOf(command: Command): CompletionFlag[] {
   const options = (command as unknown as { options: Option[] }).options;
   return options
     .filter((option) => !option.hidden && option.long !== undefined)
@@ -29,9 +61,20 @@ function flagsOf(command: Command): CompletionNode['flags'] {
       name: option.long!,
       description: option.description,
       takesValue: option.required || option.optional,
-      choices: option.argChoices ?? [],
+      ...valueOf(option, /<([^>]+)>|\[([^\]]+)\]/.exec(option.flags)?.slice(1).find(Boolean) ?? 'value', DYNAMIC_FLAGS[option.long!]),
     }));
 }
+
+function argumentsOf(command: Command, path: string): CompletionArgument[] {
+  return command.registeredArguments.map((argument, index) => ({
+    description: argument.description || argument.name(),
+    required: argument.required,
+    variadic: argument.variadic,
+    ...valueOf(argument, argument.name(), index === 0 ? DYNAMIC[path] : undefined),
+  }));
+}
+
+const HELP: CompletionFlag = { name: '--help', description: 'show help', takesValue: false, placeholder: '', choices: [], notes: {}, file: false };
 
 /** Every command of the tree, depth first, the root first (path ""). Hidden commands are left out. */
 export function completionTree(root: Command): CompletionNode[] {
@@ -41,11 +84,10 @@ export function completionTree(root: Command): CompletionNode[] {
     const node: CompletionNode = {
       path,
       description: command.description(),
-      subcommands: visible.map((sub) => ({ name: sub.name(), description: sub.description() })),
-      flags: [...flagsOf(command), { name: '--help', description: 'show help', takesValue: false, choices: [] }],
+      subcommands: visible.map((sub) => ({ name: sub.name(), aliases: sub.aliases(), description: sub.description() })),
+      flags: [...flagsOf(command), HELP],
+      arguments: argumentsOf(command, path),
     };
-    const dynamic = DYNAMIC[path];
-    if (dynamic) node.dynamic = dynamic;
     nodes.push(node);
     for (const sub of visible) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
   };

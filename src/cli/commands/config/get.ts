@@ -1,5 +1,6 @@
 import { Argument, type Command } from 'commander';
-import { profileKeys, type ProfileKey } from '../../config.js';
+import { profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
+import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../program.js';
@@ -12,7 +13,7 @@ export function registerConfigGet(parent: Command, deps: CliDeps, wrap: Wrap): v
   parent
     .command('get')
     .description('Print the effective value of a setting (flag > environment > profile > default)')
-    .addArgument(new Argument('<key>', 'the setting').choices(profileKeys))
+    .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys), profileKeyNotes))
     .option('--reveal', 'print the whole api-key instead of its first characters')
     .addHelpText('after', '\nExamples:\n  $ reportctl config get base-url\n  $ reportctl config get api-key --json')
     .action(wrap(async (key: ProfileKey, _o: unknown, command: Command) => runConfigGet(key, command.optsWithGlobals<ConfigGetOptions>(), deps)));

@@ -1,5 +1,6 @@
 import { Argument, type Command } from 'commander';
-import { profileField, profileKeys, type ProfileKey } from '../../config.js';
+import { profileField, profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
+import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import type { Wrap } from '../../program.js';
 
@@ -9,7 +10,7 @@ export function registerConfigSet(parent: Command, deps: CliDeps, wrap: Wrap): v
   parent
     .command('set')
     .description('Save a setting in a profile (the current one, or --profile NAME)')
-    .addArgument(new Argument('<key>', 'the setting').choices(profileKeys))
+    .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys), profileKeyNotes))
     .argument('<value>', 'its value')
     .addHelpText(
       'after',

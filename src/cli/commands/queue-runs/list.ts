@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { queueRunStatuses } from '../../../contract/vocabulary.js';
+import { queueRunStatuses, queueRunStatusNotes } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../program.js';
@@ -15,7 +15,7 @@ export function registerQueueRunsList(parent: Command, deps: CliDeps, wrap: Wrap
       .command('list')
       .alias('ls')
       .description('List queue runs, newest first')
-      .addOption(choiceOption('--status <status>', 'only runs in this state', queueRunStatuses)),
+      .addOption(choiceOption('--status <status>', 'only runs in this state', queueRunStatuses, queueRunStatusNotes)),
   )
     .addHelpText(
       'after',

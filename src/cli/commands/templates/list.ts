@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { analysisTypes, reportCategories } from '../../../contract/vocabulary.js';
+import { analysisTypeNotes, analysisTypes, reportCategories, reportCategoryNotes } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../program.js';
@@ -19,9 +19,9 @@ export function registerTemplatesList(parent: Command, deps: CliDeps, wrap: Wrap
       .command('list')
       .alias('ls')
       .description("List the account's templates, newest first")
-      .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes))
+      .addOption(choiceOption('--analysis-type <type>', 'only this analysis type', analysisTypes, analysisTypeNotes))
       .option('--report-type <key>', 'only this report type (exact key)')
-      .addOption(choiceOption('--report-category <category>', 'only this category', reportCategories)),
+      .addOption(choiceOption('--report-category <category>', 'only this category', reportCategories, reportCategoryNotes)),
   )
     .addHelpText(
       'after',

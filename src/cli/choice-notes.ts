@@ -1,0 +1,16 @@
+import type { Argument, Option } from 'commander';
+
+/** A line per choice of an option or argument; zsh and fish completion show it beside the value. */
+export type ChoiceNotes = Readonly<Record<string, string>>;
+
+// Commander has no place for them; completion reads them back from the same objects.
+const notesOf = new WeakMap<Option | Argument, ChoiceNotes>();
+
+export function describeChoices<T extends Option | Argument>(target: T, notes: ChoiceNotes): T {
+  notesOf.set(target, notes);
+  return target;
+}
+
+export function choiceNotes(target: Option | Argument): ChoiceNotes {
+  return notesOf.get(target) ?? {};
+}
