@@ -11,6 +11,7 @@ import {
 } from './catalogs.js';
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
+import type { serverOwnedTemplateFields } from './vocabulary.js';
 
 const uniqueStrings = z
   .array(z.string().min(1))
@@ -73,8 +74,6 @@ function templateFields(mode: Strictness) {
   };
 }
 
-/** Server-owned fields: accepted in a body (so a GET result can be PUT back) and ignored. */
-export const serverOwnedTemplateFields = ['id', 'userId', 'createdAt', 'updatedAt'] as const;
 
 /** What POST and PUT accept: unknown top-level fields are errors. */
 export const templateBodySchema = z

@@ -8,3 +8,5 @@ export const queueRunStatuses = ['pending', 'claimed', 'running', 'completed', '
 export const stepStatuses = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
 export const analysisStatuses = ['completed', 'failed'] as const;
 export const finishedQueueRunStatuses: readonly string[] = ['completed', 'failed', 'cancelled'];
+/** Server-owned template fields: accepted in a body (so a GET result can be PUT back) and ignored. */
+export const serverOwnedTemplateFields = ['id', 'userId', 'createdAt', 'updatedAt'] as const;

@@ -8,6 +8,7 @@ import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { registerJsonBody } from './json-body.js';
 import { faultInjection } from './faults.js';
 import { RollingWindowLimiter } from './rate-limit.js';
+import { isDashboardRequest, registerDashboard } from './routes/dashboard.js';
 import { serviceEndpoints } from './routes/service.js';
 import { EndpointIndex, type RequestKind } from './routes/table.js';
 import { BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, type Store } from './store/index.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   maxInFlightPerAccount?: number;
   /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
   faultRandom?: () => number;
+  /** The built dashboard (dist/dashboard), served at `/`; without it, no dashboard. */
+  dashboardDir?: string;
 }
 
 const MIB = 1024 * 1024;
@@ -106,6 +109,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   /** Deprecation, key, rate limit, route and method: what every request goes through first. */
   async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (isDashboardRequest(request)) return;
     const routeUrl = request.routeOptions.url;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;
@@ -191,6 +195,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       },
     });
   }
+
+  if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir);
 
   app.setNotFoundHandler((request) => {
     throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(request.url.split('?')[0]!, ECHO_MAX)}`);
