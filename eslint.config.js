@@ -34,6 +34,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', 'fastify', 'undici', 'better-sqlite3'] }] },
   },
   {
+    // The preview is pure and bundled for the browser too: contract/ and formula/ only, no I/O.
+    files: ['src/preview/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', '../dashboard/*', 'node:*', 'fastify', 'undici', 'better-sqlite3', 'commander', '@resvg/*'] }] },
+  },
+  {
     files: ['src/client/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../server/*', '../admin/*', 'fastify', 'better-sqlite3'] }] },
   },
