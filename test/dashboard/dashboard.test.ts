@@ -394,8 +394,9 @@ describe('the dashboard in a browser', () => {
         'nir - R',
         '(NIR - R',
         'NIR ^ 2',
-        'L * sqrt(R, G)',
         '',
+        'L * sqrt(R, G)',
+        '(NIR - R) / (NIR + R)',
       ];
       for (const formula of formulas) {
         await result.page.click('#formula-input', { count: 3 });

@@ -98,7 +98,7 @@ function timeline(run: QueueRun, steps: QueueRunStep[], id: string): HTMLElement
     ...steps.map((step) =>
       el(
         'li',
-        { class: `event step status-${step.status}` },
+        { class: `event step-event status-${step.status}` },
         el('span', { class: 'when' }, step.finishedAt ? shortTime(step.finishedAt) : '…'),
         ` step ${step.order}: ${step.lotId} ${step.analysisType} `,
         el('span', { class: `badge status-${step.status}` }, step.status),
