@@ -1,5 +1,6 @@
 // The page reads the service as any client does: /api/v2 with the key in the apiKey header.
 // The key never goes into a URL.
+import type { RateBucket } from './pacing.js';
 
 /** An answer other than 2xx, in the service's error shape where it has one. */
 export class ServiceError extends Error {
@@ -10,12 +11,6 @@ export class ServiceError extends Error {
   ) {
     super(message);
   }
-}
-
-/** What the last answer said about the rate-limit bucket of its kind (reads or writes). */
-export interface RateBucket {
-  remaining: number;
-  resetSeconds: number;
 }
 
 export interface Service {
@@ -78,16 +73,4 @@ export function connectService(apiKey: string, onKeyRefused: (error: ServiceErro
       return reads;
     },
   };
-}
-
-/**
- * How long to wait before the next poll: the interval while reads are left, spread over what
- * is left of the window when few are, and the whole reset time when none are (as `watch` and
- * the CLI's client pace themselves).
- */
-export function pollDelayMs(intervalMs: number, reads: RateBucket | null): number {
-  if (!reads) return intervalMs;
-  const resetMs = Math.max(0, reads.resetSeconds) * 1000;
-  if (reads.remaining <= 0) return Math.max(intervalMs, resetMs);
-  return Math.max(intervalMs, Math.ceil(resetMs / reads.remaining));
 }

@@ -158,6 +158,10 @@ describe('serving the page', () => {
     expect(((await missing.json()) as { error: string }).error).toBe('NOT_FOUND');
     expect((await api(server, 'GET', '/api/v2/nothing-here', { key: demo.keys.owner })).status).toBe(404);
     expect((await api(server, 'POST', '/', { key: demo.keys.owner, body: {} })).status).toBe(404);
+    // Only / itself is the page: // (which Fastify routes there too) is the API's 404.
+    const doubled = await api(server, 'GET', '//', { key: demo.keys.owner });
+    expect(doubled.status).toBe(404);
+    expect(doubled.headers.get('x-ratelimit-limit')).not.toBeNull();
     const patch = await api(server, 'PATCH', '/api/v2/templates', { key: demo.keys.owner, body: {} });
     expect(patch.status).toBe(405);
     expect((await api(server, 'GET', '/api/v2/templates')).status).toBe(401);

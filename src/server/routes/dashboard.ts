@@ -67,10 +67,12 @@ function readDashboardFiles(dir: string): Map<string, DashboardFile> | null {
 }
 
 const DASHBOARD_ROUTE = { dashboard: true };
+/** As written: `//` reaches `/` through ignoreTrailingSlash, and stays the API's 404. */
+const DASHBOARD_PATH = /^\/(dashboard\/[^/?#]+)?(\?|$)/;
 
-/** Whether the request was routed to the dashboard, which the API's admission leaves alone. */
+/** Whether the request is the dashboard's, which the API's admission leaves alone. */
 export function isDashboardRequest(request: FastifyRequest): boolean {
-  return (request.routeOptions.config as { dashboard?: boolean } | undefined)?.dashboard === true;
+  return (request.routeOptions.config as { dashboard?: boolean } | undefined)?.dashboard === true && DASHBOARD_PATH.test(request.url);
 }
 
 export function registerDashboard(app: FastifyInstance, dir: string): void {
