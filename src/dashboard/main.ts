@@ -19,11 +19,20 @@ let stopView: (() => void) | undefined;
 function routeFor(hash: string, service: Service): View {
   const path = hash.replace(/^#/, '');
   const template = /^\/templates\/([^/]+)$/.exec(path);
-  if (template) return templateView(service, decodeURIComponent(template[1]!));
+  if (template) return templateView(service, decodedOr(template[1]!));
   if (path === '/queue-runs') return queueRunsView(service);
   if (path === '/catalogs') return catalogsView(service);
   if (path === '/formula') return formulaView();
   return templatesView(service);
+}
+
+/** A hand-edited hash may hold a malformed escape: then it names the id as written. */
+function decodedOr(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function show(): void {
@@ -80,6 +89,10 @@ forgetButton.addEventListener('click', () => {
   forgetKey();
   show();
 });
-window.addEventListener('hashchange', show);
+// A #key=… pasted into an open tab is taken as on load.
+window.addEventListener('hashchange', () => {
+  takeKeyFromFragment();
+  show();
+});
 takeKeyFromFragment();
 show();

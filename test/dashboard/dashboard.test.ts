@@ -207,6 +207,12 @@ describe('the dashboard in a browser', () => {
       await result.page.waitForSelector('#api-key');
       expect(await result.page.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBeNull();
       expect(await result.page.$$('.card')).toHaveLength(0);
+      // A #key= URL pasted into the open tab is taken the same way.
+      await result.page.evaluate(`location.hash = ${JSON.stringify(`#key=${demo.keys.subUser}`)}`);
+      await result.page.waitForSelector('.card');
+      expect(result.page.url()).not.toContain('key=');
+      expect(await result.page.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBe(demo.keys.subUser);
+      expect(apiRequests(result.requests).at(-1)!.headers.apikey).toBe(demo.keys.subUser);
     },
     BROWSER_TEST_MS,
   );
