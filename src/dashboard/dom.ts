@@ -56,3 +56,15 @@ export function shortTime(iso: string | null | undefined): string {
   if (!iso) return '';
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z` : iso;
 }
+
+/** Previous / next buttons and where the list is, for any paginated list. */
+export function pager(page: { page: number; limit: number; total: number }, noun: string, go: (to: number) => void): HTMLElement {
+  const pages = Math.max(1, Math.ceil(page.total / page.limit));
+  return el(
+    'nav',
+    { class: 'pager', 'aria-label': `Pages of ${noun}s` },
+    button('Previous page', () => go(page.page - 1), { disabled: page.page <= 1, 'data-focus-key': 'pager-previous' }),
+    el('span', {}, `Page ${page.page} of ${pages} · ${page.total} ${noun}${page.total === 1 ? '' : 's'}`),
+    button('Next page', () => go(page.page + 1), { disabled: page.page >= pages, 'data-focus-key': 'pager-next' }),
+  );
+}

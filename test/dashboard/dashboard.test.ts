@@ -351,8 +351,9 @@ describe('the dashboard in a browser', () => {
       expect(final.status).toBe('completed');
       const timeline = await text(result.page, `${card} .timeline`);
       for (const step of final.steps) expect(timeline).toContain(step.analysisId!);
-      // The timeline stayed open across the refreshes.
+      // The timeline stayed open across the refreshes, and the keyboard's place with it.
       expect(await result.page.$eval(`${card} button[aria-controls]`, (button) => button.getAttribute('aria-expanded'))).toBe('true');
+      expect(await result.page.evaluate('document.activeElement?.dataset.focusKey')).toBe(`toggle-${run.id}`);
       await atBothWidths(result.page, 'queue-runs');
       // Polling goes through the rate-limit headers like any client: every request was a plain list read.
       for (const request of apiRequests(result.requests)) expect(new URL(request.url).pathname).toBe('/api/v2/queue-runs');

@@ -1,13 +1,13 @@
 import { queueRunStatuses } from '../../contract/vocabulary.js';
 import type { Paginated, QueueRun, QueueRunStep } from '../../contract/index.js';
-import { append, button, el, labelled, message, select, shortTime } from '../dom.js';
+import { append, button, el, labelled, message, pager, select, shortTime } from '../dom.js';
 import { pollDelayMs } from '../pacing.js';
 import type { Service } from '../service.js';
 import type { View } from './view.js';
 
 /** The page polls at most this often; fewer reads are left, the slower it goes. */
 const POLL_INTERVAL_MS = 2000;
-const PAGE_SIZE = 50;
+const PAGE_SIZE = 20;
 
 /** Queue runs with each step's progress, refreshed by polling (paced by the rate limit). */
 export function queueRunsView(service: Service): View {
@@ -26,31 +26,53 @@ export function queueRunsView(service: Service): View {
   const open = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let pageNumber = 1;
 
+  let shown: Paginated<QueueRun> | undefined;
+
+  /** Draws a page of runs; a redraw keeps the keyboard's place (focus goes back to the same control). */
+  const draw = (page: Paginated<QueueRun>) => {
+    shown = page;
+    const focused = (document.activeElement as HTMLElement | null)?.dataset.focusKey;
+    const toggle = (id: string) => {
+      if (open.has(id)) open.delete(id);
+      else open.add(id);
+      if (shown) draw(shown);
+    };
+    list.replaceChildren(
+      ...(page.data.length === 0 ? [message('No queue runs.')] : page.data.map((run) => runCard(run, open.has(run.id), toggle))),
+      pager(page, 'queue run', (to) => {
+        pageNumber = to;
+        void poll();
+      }),
+    );
+    if (focused) list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+    list.setAttribute('aria-busy', 'false');
+  };
+
+  /** Counts polls, so that only the latest one draws and schedules the next. */
+  let generation = 0;
   const poll = async () => {
+    const mine = ++generation;
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     try {
-      const page = await service.get<Paginated<QueueRun>>('/api/v2/queue-runs', { limit: PAGE_SIZE, status: status.value });
-      if (stopped) return;
-      // A redraw must not lose the keyboard's place: focus goes back to the same control.
-      const focused = (document.activeElement as HTMLElement | null)?.dataset.focusKey;
-      list.replaceChildren(...(page.data.length === 0 ? [message('No queue runs.')] : page.data.map((run) => runCard(run, open, () => void redraw()))));
-      if (focused) list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
-      list.setAttribute('aria-busy', 'false');
+      const page = await service.get<Paginated<QueueRun>>('/api/v2/queue-runs', { page: pageNumber, limit: PAGE_SIZE, status: status.value });
+      if (stopped || mine !== generation) return;
+      draw(page);
       const delay = pollDelayMs(POLL_INTERVAL_MS, service.reads);
       refreshed.textContent = `Updated ${new Date().toLocaleTimeString()}; next refresh in ${Math.round(delay / 100) / 10} s (${service.reads?.remaining ?? '?'} reads left in the window).`;
       timer = setTimeout(() => void poll(), delay);
     } catch (error) {
-      if (stopped) return;
+      if (stopped || mine !== generation) return;
       list.replaceChildren(message(`Could not list queue runs: ${(error as Error).message}`, 'error'));
       timer = setTimeout(() => void poll(), pollDelayMs(POLL_INTERVAL_MS * 2, service.reads));
     }
   };
-  const redraw = async () => {
-    if (timer !== undefined) clearTimeout(timer);
-    await poll();
-  };
-  status.addEventListener('change', () => void redraw());
+  status.addEventListener('change', () => {
+    pageNumber = 1;
+    void poll();
+  });
   void poll();
   return {
     title: 'Queue runs',
@@ -62,16 +84,15 @@ export function queueRunsView(service: Service): View {
   };
 }
 
-function runCard(run: QueueRun, open: Set<string>, redraw: () => void): HTMLElement {
+function runCard(run: QueueRun, isOpen: boolean, toggle: (id: string) => void): HTMLElement {
   const steps = [...run.steps].sort((a, b) => a.order - b.order);
   const done = steps.filter((step) => step.status === 'completed' || step.status === 'skipped' || step.status === 'failed').length;
   const timelineId = `timeline-${run.id}`;
-  const isOpen = open.has(run.id);
-  const toggle = button(isOpen ? 'Hide timeline' : 'Show timeline', () => {
-    if (open.has(run.id)) open.delete(run.id);
-    else open.add(run.id);
-    redraw();
-  }, { 'aria-expanded': String(isOpen), 'aria-controls': timelineId, 'data-focus-key': `toggle-${run.id}` });
+  const toggleButton = button(isOpen ? 'Hide timeline' : 'Show timeline', () => toggle(run.id), {
+    'aria-expanded': String(isOpen),
+    'aria-controls': timelineId,
+    'data-focus-key': `toggle-${run.id}`,
+  });
   const card = el(
     'article',
     { class: `run status-${run.status}`, 'data-run-id': run.id },
@@ -84,7 +105,7 @@ function runCard(run: QueueRun, open: Set<string>, redraw: () => void): HTMLElem
       el('span', { class: 'steps-done' }, `${done}/${steps.length} steps done`),
     ),
     el('ol', { class: 'steps', 'aria-label': 'Steps' }, ...steps.map((step) => el('li', { class: `step status-${step.status}`, title: `${step.lotId} ${step.analysisType}: ${step.status}` }, `${step.order}. ${step.status}`))),
-    toggle,
+    toggleButton,
   );
   if (isOpen) append(card, timeline(run, steps, timelineId));
   return card;

@@ -1,7 +1,7 @@
 import { analysisTypes, reportCategories } from '../../contract/vocabulary.js';
 import type { Paginated, Template } from '../../contract/index.js';
 import { renderTemplateSvg } from '../../preview/index.js';
-import { append, button, el, labelled, message, select, shortTime, svgImage } from '../dom.js';
+import { append, el, labelled, message, pager, select, shortTime, svgImage } from '../dom.js';
 import type { Service } from '../service.js';
 import type { View } from './view.js';
 
@@ -35,26 +35,18 @@ export function templatesView(service: Service): View {
         reportType: filters.reportType.trim(),
         reportCategory: filters.reportCategory,
       });
-      results.replaceChildren(...templateList(page), pager(page));
+      results.replaceChildren(
+        ...templateList(page),
+        pager(page, 'template', (to) => {
+          filters.page = to;
+          void load();
+        }),
+      );
     } catch (error) {
       results.replaceChildren(message(`Could not list templates: ${(error as Error).message}`, 'error'));
     } finally {
       results.setAttribute('aria-busy', 'false');
     }
-  };
-  const pager = (page: Paginated<Template>) => {
-    const pages = Math.max(1, Math.ceil(page.total / page.limit));
-    const go = (to: number) => () => {
-      filters.page = to;
-      void load();
-    };
-    return el(
-      'nav',
-      { class: 'pager', 'aria-label': 'Pages' },
-      button('Previous page', go(page.page - 1), { disabled: page.page <= 1 }),
-      el('span', {}, `Page ${page.page} of ${pages} · ${page.total} template${page.total === 1 ? '' : 's'}`),
-      button('Next page', go(page.page + 1), { disabled: page.page >= pages }),
-    );
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
