@@ -3,3 +3,4 @@
 export { renderTemplateSvg, elementColours, problemColour, unknownElementColour, type Preview, type PreviewOptions } from './svg.js';
 export { renderColourScaleSvg } from './colour-scale.js';
 export { layoutPage, elementLabels, paperSizesMm, type Orientation, type PageLayout, type PlacedElement, type ElementType, type Box, type ColourStop } from './page.js';
+export { sketchPage, type SketchOptions } from './sketch.js';

@@ -40,7 +40,8 @@ export function renderTemplateSvg(template: unknown, options: PreviewOptions = {
   const thumbnail = options.thumbnail ?? false;
   const width = positiveOr(options.width, thumbnail ? DEFAULT_THUMBNAIL_WIDTH : DEFAULT_WIDTH);
   const view = viewBox(layout);
-  const height = (width * view.height) / view.width;
+  // Whole pixels, so a PNG of it has exactly these dimensions.
+  const height = Math.max(1, Math.round((width * view.height) / view.width));
   // Text and strokes scale with the paper, so A3 and letter look alike at the same width.
   const unit = layout.page.width / 216;
   const defs: string[] = [];
