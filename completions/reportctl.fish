@@ -212,7 +212,7 @@ complete -c reportctl -n '__reportctl_at \'templates validate\'' -l help -d 'sho
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l file -r -F -d 'a template document as JSON instead (`-` reads stdin)'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l orientation -x -a 'portrait landscape' -d 'which layout to draw (default: portrait when the template has one)'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l out -r -F -d 'write the picture to FILE.svg or FILE.png (replaced whole, never half-written)'
-complete -c reportctl -n '__reportctl_at \'templates preview\'' -l width -r -F -d 'width of the SVG or PNG in pixels (default 600)'
+complete -c reportctl -n '__reportctl_at \'templates preview\'' -l width -r -F -d 'width of the SVG or PNG in pixels, 16–4096 (default 600)'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l help -d 'show help'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -x -a '(__reportctl_ids template-ids)'
 complete -c reportctl -n '__reportctl_at \'catalogs\'' -a 'report-types' -d 'Report types per analysis type (the valid `reportType` keys and their ids)'

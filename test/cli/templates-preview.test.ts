@@ -140,6 +140,12 @@ describe('templates preview: files', () => {
     expect(missing.stderr).toMatch(/--file: cannot read .*nope\.json: ENOENT/);
   });
 
+  it('refuses a width a PNG could not hold in memory', async () => {
+    const result = await runCli(['templates', 'preview', '--file', templateFile(ndvi), '--width', '4097', '--out', join(tempDir(), 'huge.png')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('expected a whole number from 16 to 4096');
+  });
+
   it('wants exactly one of an id and --file', async () => {
     expect((await runCli(['templates', 'preview'])).code).toBe(2);
     const both = await runCli(['templates', 'preview', 'abc', '--file', 'x.json']);

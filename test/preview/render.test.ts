@@ -136,6 +136,16 @@ describe('renderTemplateSvg: problems', () => {
     expect(title!.stroke).not.toBe('#d62728');
   });
 
+  it('lists the first 50 overlaps and counts the rest', () => {
+    const pile = Array.from({ length: 20 }, () => ({ type: 'text', x: 0, y: 0, width: 0.5, height: 0.5 }));
+    const { svg, problems } = renderTemplateSvg(template(pile));
+    // 20 boxes on one spot: 190 pairs.
+    expect(problems).toHaveLength(51);
+    expect(problems[0]).toBe('The text at layouts.portrait.elements.0 overlaps the text at layouts.portrait.elements.1.');
+    expect(problems[50]).toBe('And 140 more overlaps.');
+    expect(elementsOf(svg).every((element) => element.stroke === '#d62728')).toBe(true);
+  });
+
   it('does not call boxes that only touch overlapping', () => {
     const { problems } = renderTemplateSvg(
       template([

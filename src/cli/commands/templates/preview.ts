@@ -1,5 +1,6 @@
 import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
 import type { Command } from 'commander';
+import type { Preview } from '../../../preview/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
@@ -27,7 +28,8 @@ export function registerTemplatesPreview(parent: Command, deps: CliDeps, wrap: W
     .option('-f, --file <path>', 'a template document as JSON instead (`-` reads stdin)')
     .addOption(choiceOption('--orientation <orientation>', 'which layout to draw (default: portrait when the template has one)', orientations))
     .option('-o, --out <file>', 'write the picture to FILE.svg or FILE.png (replaced whole, never half-written)')
-    .option('--width <px>', 'width of the SVG or PNG in pixels (default 600)', integerOption(16, 10_000))
+    // 4096 px wide is about 28 megapixels on legal paper: a PNG that size still fits in memory.
+    .option('--width <px>', 'width of the SVG or PNG in pixels, 16–4096 (default 600)', integerOption(16, 4096))
     .addHelpText(
       'after',
       `
@@ -125,7 +127,8 @@ async function rasterise(svg: string): Promise<Uint8Array> {
   return new Resvg(svg, { font: { loadSystemFonts: true } }).render().asPng();
 }
 
-function summary(preview: { problems: string[]; layout: { paperSize: string; orientation: string; name: string } }, rest: Record<string, string>) {
+/** What --json prints: the page drawn, its problems, and the SVG or the file written. */
+function summary(preview: Preview, rest: { svg: string } | { out: string }) {
   const { layout } = preview;
   return { name: layout.name, paperSize: layout.paperSize, orientation: layout.orientation, problems: preview.problems, ...rest };
 }
