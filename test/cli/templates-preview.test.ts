@@ -211,6 +211,21 @@ describe('templates preview: the terminal sketch', () => {
   });
 });
 
+describe('templates preview: in a wide real terminal', () => {
+  it('keeps the page within the rows of the terminal (60 in the pty helper)', async () => {
+    const pty = spawnCliInPty(['templates', 'preview', '--file', templateFile(ndvi)], { env: { PTY_COLUMNS: '200' } });
+    try {
+      await pty.waitFor('■ statistics');
+      expect((await pty.exited).code).toBe(0);
+      const lines = pty.transcript().trimEnd().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(60);
+      expect(lines.length).toBeGreaterThan(40);
+    } finally {
+      pty.kill();
+    }
+  });
+});
+
 describe('templates preview: by id from the service', () => {
   const suite = serverForSuite();
 
