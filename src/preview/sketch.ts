@@ -1,5 +1,5 @@
 import { elementLabels, type ColourStop, type PageLayout, type PlacedElement } from './page.js';
-import { elementColours, problemColour, unknownElementColour } from './svg.js';
+import { elementColours, problemColour, unknownElementColour } from './colours.js';
 
 export interface SketchOptions {
   /** Terminal columns the sketch may use. */
