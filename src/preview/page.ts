@@ -77,6 +77,8 @@ export interface PageLayoutOptions {
 const MM_PER_CM = 10;
 /** An overlap thinner than this (in normalised units) is two boxes touching. */
 const EPSILON = 1e-9;
+/** Pairs grow with the square of the elements: past this many, the rest are counted. */
+const MAX_OVERLAPS_LISTED = 50;
 /** Map furniture: drawn on the map on purpose, so inside a map it is no overlap. */
 const MAP_OVERLAYS: ReadonlySet<string> = new Set(['northArrow', 'scale']);
 
@@ -178,14 +180,17 @@ function placeElements(raw: unknown[], basePath: string, printable: Box, page: {
       problems.push(`The ${element.label} at ${element.path} leaves ${place}.`);
     }
   }
+  let overlapCount = 0;
   read.forEach((first, i) => {
     for (const second of read.slice(i + 1)) {
       if (!overlaps(first.unit, second.unit) || isMapOverlay(first, second) || isMapOverlay(second, first)) continue;
       flagged.add(first);
       flagged.add(second);
-      problems.push(`The ${first.label} at ${first.path} overlaps the ${second.label} at ${second.path}.`);
+      overlapCount += 1;
+      if (overlapCount <= MAX_OVERLAPS_LISTED) problems.push(`The ${first.label} at ${first.path} overlaps the ${second.label} at ${second.path}.`);
     }
   });
+  if (overlapCount > MAX_OVERLAPS_LISTED) problems.push(`And ${overlapCount - MAX_OVERLAPS_LISTED} more overlaps.`);
   return read.map((element) => ({ path: element.path, type: element.type, box: toPage(element.unit, printable), flagged: flagged.has(element) }));
 }
 

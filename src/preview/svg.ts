@@ -1,5 +1,6 @@
 import { drawColourScale } from './colour-scale.js';
-import { elementLabels, layoutPage, type Box, type ElementType, type PageLayout, type PageLayoutOptions, type PlacedElement } from './page.js';
+import { elementColours, problemColour, unknownElementColour } from './colours.js';
+import { elementLabels, layoutPage, type Box, type PageLayout, type PageLayoutOptions, type PlacedElement } from './page.js';
 import { escapeXml, num } from './xml.js';
 
 export interface PreviewOptions extends PageLayoutOptions {
@@ -17,20 +18,6 @@ export interface Preview {
   layout: PageLayout;
 }
 
-/** Each element type's colour. Red is kept for problems. */
-export const elementColours: Record<ElementType, string> = {
-  map: '#4e79a7',
-  legend: '#f28e2b',
-  title: '#59a14f',
-  statistics: '#76b7b2',
-  text: '#b8860b',
-  logo: '#b07aa1',
-  scale: '#9c755f',
-  northArrow: '#3f6e8c',
-};
-export const unknownElementColour = '#79706e';
-export const problemColour = '#d62728';
-
 export const DEFAULT_WIDTH = 600;
 const DEFAULT_THUMBNAIL_WIDTH = 120;
 
@@ -40,7 +27,8 @@ export function renderTemplateSvg(template: unknown, options: PreviewOptions = {
   const thumbnail = options.thumbnail ?? false;
   const width = positiveOr(options.width, thumbnail ? DEFAULT_THUMBNAIL_WIDTH : DEFAULT_WIDTH);
   const view = viewBox(layout);
-  const height = (width * view.height) / view.width;
+  // Whole pixels, so a PNG of it has exactly these dimensions.
+  const height = Math.max(1, Math.round((width * view.height) / view.width));
   // Text and strokes scale with the paper, so A3 and letter look alike at the same width.
   const unit = layout.page.width / 216;
   const defs: string[] = [];

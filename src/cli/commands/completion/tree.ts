@@ -15,6 +15,7 @@ const DYNAMIC: Record<string, CompletionNode['dynamic']> = {
   'templates replace': 'template-ids',
   'templates edit': 'template-ids',
   'templates delete': 'template-ids',
+  'templates preview': 'template-ids',
   'queue-runs get': 'run-ids',
   'queue-runs watch': 'run-ids',
 };
