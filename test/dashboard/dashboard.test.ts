@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkFormula, evaluate } from '../../src/formula/index.js';
 import { renderTemplateSvg } from '../../src/preview/index.js';
+import { spawnCli } from '../helpers/cli.js';
 import { api, startServe, type TestServer } from '../helpers/server.js';
 import { minimalBody, readCatalogs, type CatalogsOverHttp, type Page as ListPage } from '../helpers/http.js';
 import { hasProgram, testWith } from '../helpers/programs.js';
@@ -167,9 +168,27 @@ describe('serving the page', () => {
     expect((await api(server, 'GET', '/api/v2/templates')).status).toBe(401);
   });
 
-  it('serve --demo gives the dashboard URL with the owner key in the fragment', () => {
+  it('serve --demo gives the dashboard URL with the owner key in the fragment, on stdout only; serve without --demo names the page on stderr', async () => {
     expect(demo.dashboard).toBe(`${demo.url}/#key=${demo.keys.owner}`);
     expect(server.process.stderr()).not.toContain(demo.keys.owner);
+    const plain = await spawnCli(['serve', '--port', '0', '--db', ':memory:', '--demo']);
+    try {
+      const url = /listening on (\S+)/.exec(plain.firstLine)![1]!;
+      await expect.poll(() => plain.stdout(), { timeout: 10_000 }).toMatch(/^dashboard: +\S+$/m);
+      const owner = /owner key: +(\S+)/.exec(plain.stdout())![1]!;
+      expect(/^dashboard: +(\S+)$/m.exec(plain.stdout())![1]).toBe(`${url}/#key=${owner}`);
+      await expect.poll(() => plain.stderr(), { timeout: 10_000 }).toContain('open the dashboard URL above');
+      expect(plain.stderr()).not.toContain(owner);
+    } finally {
+      await plain.stop();
+    }
+    const keyless = await spawnCli(['serve', '--port', '0', '--db', ':memory:']);
+    try {
+      const url = /listening on (\S+)/.exec(keyless.firstLine)![1]!;
+      await expect.poll(() => keyless.stderr(), { timeout: 10_000 }).toContain(`dashboard: ${url}/ (it asks for an API key)`);
+    } finally {
+      await keyless.stop();
+    }
   });
 });
 
