@@ -43,7 +43,7 @@ interface DashboardFile {
 
 const PAGE = 'index.html';
 
-/** The built files, read once: a few small files, answered from memory. Null when not built. */
+/** The built files, read once: a few files, answered from memory. Null when not built. */
 function readDashboardFiles(dir: string): Map<string, DashboardFile> | null {
   let names: string[];
   try {
@@ -76,8 +76,10 @@ export function isDashboardRequest(request: FastifyRequest): boolean {
 }
 
 export function registerDashboard(app: FastifyInstance, dir: string): void {
-  const files = readDashboardFiles(dir);
+  // Read on the first request, so a server nobody opens the page of never reads them.
+  let files: Map<string, DashboardFile> | null | undefined;
   const answer = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+    files ??= readDashboardFiles(dir);
     reply.headers({
       'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
