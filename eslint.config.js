@@ -34,12 +34,28 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', 'fastify', 'undici', 'better-sqlite3'] }] },
   },
   {
+    // The preview is pure and bundled for the browser too: contract/ and formula/ only, no I/O.
+    files: ['src/preview/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', '../dashboard/*', 'node:*', 'fastify', 'undici', 'better-sqlite3', 'commander', '@resvg/*'] }] },
+  },
+  {
     files: ['src/client/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../server/*', '../admin/*', 'fastify', 'better-sqlite3'] }] },
   },
   {
     files: ['src/server/**/*.ts', 'src/admin/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../../cli/*', '../client/*', '../../client/*', 'undici', 'commander'] }] },
+  },
+  {
+    // The dashboard runs in a browser: the pure engine, the renderer and the zod-free vocabulary
+    // only (types from contract/ are erased); nothing of Node's, no service code.
+    files: ['src/dashboard/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['node:*', '../cli/*', '../../cli/*', '../client/*', '../../client/*', '../server/*', '../../server/*', '../admin/*', '../../admin/*', 'zod', 'fastify', 'undici', 'better-sqlite3'] }],
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['../contract/*', '../../contract/*', '!../contract/vocabulary.js', '!../../contract/vocabulary.js'], allowTypeImports: true, message: 'Only types from contract/ (its schemas would bundle zod into the page); values from contract/vocabulary.js.' }],
+      }],
+    },
   },
   {
     // The published entry is CommonJS (bin/package.json): it loads the bundle, from V8's

@@ -3,7 +3,7 @@
 _reportctl_subcommands() {
   case "$1" in
     '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor' ;;
-    'templates') echo 'list get presets create replace edit delete validate' ;;
+    'templates') echo 'list get presets create replace edit delete validate preview' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
     'queue-runs') echo 'list get watch' ;;
@@ -47,6 +47,7 @@ _reportctl_verb() {
     'templates|delete') echo 'delete' ;;
     'templates|rm') echo 'delete' ;;
     'templates|validate') echo 'validate' ;;
+    'templates|preview') echo 'preview' ;;
     'catalogs|report-types') echo 'report-types' ;;
     'catalogs|statistics') echo 'statistics' ;;
     'catalogs|vi-defaults') echo 'vi-defaults' ;;
@@ -109,6 +110,7 @@ _reportctl_flags() {
     'templates edit') echo '--help' ;;
     'templates delete') echo '--yes --help' ;;
     'templates validate') echo '--file --offline --help' ;;
+    'templates preview') echo '--file --orientation --out --width --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
     'catalogs statistics') echo '--help' ;;
@@ -172,6 +174,7 @@ _reportctl_value_flags() {
     'templates create') echo '--file --from-preset --name' ;;
     'templates replace') echo '--file' ;;
     'templates validate') echo '--file' ;;
+    'templates preview') echo '--file --orientation --out --width' ;;
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;
@@ -205,6 +208,7 @@ _reportctl_choices() {
     'templates list|--analysis-type') echo 'counting replanting path' ;;
     'templates list|--report-category') echo 'general vegetation_index' ;;
     'templates create|--from-preset') echo '@preset-ids' ;;
+    'templates preview|--orientation') echo 'portrait landscape' ;;
     'catalogs report-types|--analysis-type') echo 'counting replanting path' ;;
     'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
     'analyses list|--analysis-type') echo 'counting replanting path' ;;
@@ -217,6 +221,7 @@ _reportctl_first_argument() {
     'templates replace') echo '@template-ids' ;;
     'templates edit') echo '@template-ids' ;;
     'templates delete') echo '@template-ids' ;;
+    'templates preview') echo '@template-ids' ;;
     'queue-runs get') echo '@run-ids' ;;
     'queue-runs watch') echo '@run-ids' ;;
     'config get') echo 'base-url api-key key-header language' ;;

@@ -1,4 +1,5 @@
-// Bundles src/ into CommonJS: dist/main.cjs (the CLI) and dist/embedded.cjs (serve, admin).
+// Bundles src/ into CommonJS: dist/main.cjs (the CLI) and dist/embedded.cjs (serve, admin),
+// and the dashboard page serve hosts into dist/dashboard/.
 // Packages stay outside the bundles (commander aside) and load where a command needs them;
 // esbuild runs each module's body on first use. CommonJS files start measurably faster than
 // a tree of ES modules, and compiling the CLI's file is most of its start-up, so the service
@@ -8,7 +9,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -124,6 +125,7 @@ try {
   });
   await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
+  await buildDashboard(new URL('dashboard/', staging));
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
   throw error;
@@ -145,6 +147,36 @@ const warmed = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/report
   encoding: 'utf8',
 });
 if (warmed.status !== 0) console.warn(`build: no code cache for dist/main.cjs (${warmed.error?.message ?? warmed.stderr.trim()})`);
+
+/**
+ * The page `serve` answers at / (src/dashboard/): one browser bundle and one stylesheet, named
+ * by content hash so they are cached for good, and index.html, which names them. Built for the
+ * browser, so a node: import (or any Node-only package) in what the page uses fails the build.
+ */
+async function buildDashboard(outdir) {
+  const result = await build({
+    entryPoints: ['src/dashboard/main.ts', 'src/dashboard/style.css'],
+    outdir: outdir.pathname,
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const built = (entry) => {
+    const [output] = Object.entries(result.metafile.outputs).find(([, meta]) => meta.entryPoint === entry) ?? [];
+    if (!output) throw new Error(`build: no output for ${entry}`);
+    return `/dashboard/${output.split('/').at(-1)}`;
+  };
+  const page = readFileSync(new URL('../src/dashboard/index.html', import.meta.url), 'utf8')
+    .replace('/dashboard/main.js', built('src/dashboard/main.ts'))
+    .replace('/dashboard/style.css', built('src/dashboard/style.css'));
+  writeFileSync(new URL('index.html', outdir), page);
+}
 
 function isEsmOnly(name) {
   const manifest = JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8'));

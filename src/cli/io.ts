@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 /** The process's streams and what is known about them, injected into every command. */
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean; columns?: number };
 }
 

@@ -1,4 +1,5 @@
 import { importPackage } from './import-package.js';
+import type { Env } from './io.js';
 
 /** Colour functions. Plain identity when colour is off, so chalk is loaded only when it is on. */
 export interface Style {
@@ -9,6 +10,8 @@ export interface Style {
   cyan(text: string): string;
   dim(text: string): string;
   bold(text: string): string;
+  /** `text` in a colour given as #rrggbb (the terminal's nearest, at the level chalk is set to). */
+  hex(colour: string, text: string): string;
 }
 
 const identity = (text: string): string => text;
@@ -21,13 +24,19 @@ export const plainStyle: Style = {
   cyan: identity,
   dim: identity,
   bold: identity,
+  hex: (_colour, text) => text,
 };
 
-export async function loadStyle(enabled: boolean): Promise<Style> {
+/**
+ * The style for a stream where colour is `enabled` (see io.ts). With `env`, `hex` uses 256
+ * colours where the terminal says it has them: 16 colours turn most browns red.
+ */
+export async function loadStyle(enabled: boolean, env?: Env): Promise<Style> {
   if (!enabled) return plainStyle;
   const { Chalk } = await importPackage('chalk');
   // chalk does not read NO_COLOR itself; the level follows our own rules (see io.ts).
   const chalk = new Chalk({ level: 1 });
+  const rich = env !== undefined && has256Colours(env) ? new Chalk({ level: 2 }) : chalk;
   return {
     enabled: true,
     red: (text) => chalk.red(text),
@@ -36,5 +45,10 @@ export async function loadStyle(enabled: boolean): Promise<Style> {
     cyan: (text) => chalk.cyan(text),
     dim: (text) => chalk.dim(text),
     bold: (text) => chalk.bold(text),
+    hex: (colour, text) => rich.hex(colour)(text),
   };
+}
+
+function has256Colours(env: Env): boolean {
+  return /256colou?r/i.test(env.TERM ?? '') || /^(truecolor|24bit)$/i.test(env.COLORTERM ?? '');
 }

@@ -11,6 +11,7 @@ import {
 } from './catalogs.js';
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
+import { withoutServerOwned, type serverOwnedTemplateFields } from './vocabulary.js';
 
 const uniqueStrings = z
   .array(z.string().min(1))
@@ -73,8 +74,6 @@ function templateFields(mode: Strictness) {
   };
 }
 
-/** Server-owned fields: accepted in a body (so a GET result can be PUT back) and ignored. */
-export const serverOwnedTemplateFields = ['id', 'userId', 'createdAt', 'updatedAt'] as const;
 
 /** What POST and PUT accept: unknown top-level fields are errors. */
 export const templateBodySchema = z
@@ -113,9 +112,7 @@ export type Template = z.infer<typeof templateSchema>;
 
 /** The body without the server-owned fields a caller may have left in it (ownership and timestamps are never taken from a request). */
 export function withoutServerOwnedFields(body: z.infer<typeof templateBodySchema> | TemplateBody): TemplateBody {
-  const fields: Record<string, unknown> = { ...body };
-  for (const field of serverOwnedTemplateFields) delete fields[field];
-  return fields as TemplateBody;
+  return withoutServerOwned(body) as TemplateBody;
 }
 
 /** The formula rules a catalog publishes, in the formula engine's terms. */

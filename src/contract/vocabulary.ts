@@ -32,3 +32,13 @@ export const analysisStatusNotes: Notes<typeof analysisStatuses> = {
   completed: 'the analysis has its results',
   failed: 'the analysis failed',
 };
+
+/** Server-owned template fields: accepted in a body (so a GET result can be PUT back) and ignored. */
+export const serverOwnedTemplateFields = ['id', 'userId', 'createdAt', 'updatedAt'] as const;
+
+/** A copy of a template document without the server-owned fields (zod-free, so the dashboard can use it). */
+export function withoutServerOwned<T extends object>(document: T): Omit<T, (typeof serverOwnedTemplateFields)[number]> {
+  const fields = { ...document } as Record<string, unknown>;
+  for (const field of serverOwnedTemplateFields) delete fields[field];
+  return fields as Omit<T, (typeof serverOwnedTemplateFields)[number]>;
+}

@@ -4,6 +4,7 @@ import { ApiError, validationFailed } from './errors.js';
 import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { RollingWindowLimiter } from './rate-limit.js';
+import { isDashboardRequest } from './routes/dashboard.js';
 import { EndpointIndex } from './routes/endpoint-index.js';
 import type { Endpoint, RequestKind } from './routes/endpoint.js';
 import type { Store } from './store/index.js';
@@ -44,6 +45,7 @@ export function admission(options: AdmissionOptions): Admission {
   let closing = false;
 
   async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (isDashboardRequest(request)) return;
     const routeUrl = request.routeOptions.url;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;

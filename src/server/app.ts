@@ -6,6 +6,7 @@ import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './error
 import { fastifyOptions } from './fastify-options.js';
 import { faultInjection } from './faults.js';
 import { registerJsonBody } from './json-body.js';
+import { registerDashboard } from './routes/dashboard.js';
 import { serviceEndpoints } from './routes/service.js';
 import { wireEndpoints } from './routes/wiring.js';
 import type { Store } from './store/index.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   maxInFlightPerAccount?: number;
   /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
   faultRandom?: () => number;
+  /** The built dashboard (dist/dashboard), served at `/`; without it, no dashboard. */
+  dashboardDir?: string;
 }
 
 /** The service as a Fastify app that does not listen yet: each concern a module of its own. */
@@ -54,6 +57,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After admission (key, rate limit, route), right before the handler.
   app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));
   wireEndpoints(app, endpoints);
+  if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir);
   registerErrorAnswers(app, answerError);
   if (accessLog) registerAccessLog(app, accessLog, now);
   return app;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
@@ -63,6 +64,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
     rateWindowMs: options.rateWindowMs,
+    // Beside the built service (dist/embedded.cjs); from the sources, there is none.
+    ...(typeof __dirname === 'string' ? { dashboardDir: join(__dirname, 'dashboard') } : {}),
     faultRandom: seededRandom(options.faultSeed ?? Math.floor(Math.random() * 2 ** 32)),
   });
   try {

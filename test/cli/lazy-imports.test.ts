@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startServe, tempDir, type TestServer } from '../helpers/server.js';
 
-const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3'];
+const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg'];
 
 /** Every module URL the command resolved, recorded by a loader hook. */
 function modulesLoadedBy(args: string[], env: Record<string, string> = {}): string[] {
@@ -78,6 +78,14 @@ describe('heavy modules load lazily', () => {
   it('the hook does see them when a command needs them (the check above is not vacuous)', () => {
     const loaded = modulesLoadedBy(['templates', 'validate', '--help']);
     expect(loaded.some((url) => url.includes('/node_modules/'))).toBe(false);
+    // The rasteriser's native binary only for a PNG.
+    const dir = tempDir();
+    const template = join(dir, 'template.json');
+    writeFileSync(template, JSON.stringify({ name: 'lazy', layouts: { portrait: { elements: [] } } }));
+    const svg = modulesLoadedBy(['templates', 'preview', '--file', template, '--out', join(dir, 'page.svg')]);
+    expect(svg.filter((url) => url.includes('/node_modules/@resvg'))).toEqual([]);
+    const png = modulesLoadedBy(['templates', 'preview', '--file', template, '--out', join(dir, 'page.png')]);
+    expect(png.some((url) => url.includes('/node_modules/@resvg/resvg-js'))).toBe(true);
     const withDb = modulesLoadedBy(['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
     expect(withDb.some((url) => url.includes('/node_modules/better-sqlite3'))).toBe(true);
     expect(withDb.some((url) => url.includes('/dist/embedded.cjs'))).toBe(true);

@@ -2,14 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { it } from 'vitest';
 
 /**
- * Programs some tests need that npm cannot install. Where one is missing the tests that need
- * it are skipped, and test/setup/programs.ts says so once at the start of the run; with
+ * Programs some tests need that npm cannot install (puppeteer-core drives the system's
+ * chromium). Where one is missing the tests that need it are skipped, and
+ * test/setup/programs.ts says so once at the start of the run; with
  * REPORTCTL_REQUIRE_PROGRAMS=1 (set by .ci/run) a missing one fails the run instead.
  */
 export const EXTERNAL_PROGRAMS = {
   zsh: { install: 'apt-get install zsh', needed: 'zsh completion tests' },
   fish: { install: 'apt-get install fish', needed: 'fish completion tests' },
   python3: { install: 'apt-get install python3', needed: 'pseudo-terminal (prompt and TTY) tests' },
+  chromium: { install: 'apt-get install chromium', needed: 'dashboard tests in a real browser' },
 } as const;
 
 export type ExternalProgram = keyof typeof EXTERNAL_PROGRAMS;

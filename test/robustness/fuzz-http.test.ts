@@ -49,7 +49,7 @@ const ROUTES: Route[] = [
 const BODY_ROUTES = ROUTES.filter((route) => route.method === 'POST' || route.method === 'PUT');
 const LIST_PATHS = ['/api/v2/templates', '/api/v2/templates/presets', '/api/v2/queues', '/api/v2/queue-runs', '/api/v2/analyses'];
 const UNKNOWN_PATHS = [
-  '/',
+  '/no-such-page',
   '/api',
   '/api/v2',
   '/api/v3/templates',

@@ -276,7 +276,7 @@ describe('404 NOT_FOUND', () => {
       ['GET', '/api/v2/catalogs/colours'],
       ['GET', '/api/v2/templates/some-id/versions'],
       ['POST', '/api/v2/queue-runs/run-1/retry'],
-      ['GET', '/'],
+      ['GET', '/no-such-page'],
       ['GET', '/api/v0/analyses/extra'],
     ] as const) {
       expectError(await api(server, method, path, { key: owner.apiKey }), 404, 'NOT_FOUND');

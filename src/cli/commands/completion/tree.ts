@@ -41,6 +41,7 @@ const DYNAMIC: Record<string, IdKind> = {
   'templates replace': 'template-ids',
   'templates edit': 'template-ids',
   'templates delete': 'template-ids',
+  'templates preview': 'template-ids',
   'queue-runs get': 'run-ids',
   'queue-runs watch': 'run-ids',
 };

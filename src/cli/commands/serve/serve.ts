@@ -52,7 +52,9 @@ Examples:
   $ reportctl serve --fault 'GET /api/v2/templates=503x2' --fault '* /api/*=latency:500@0.5' --seed 7
 
 The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
-JSON object { url, db, keys? }). SIGINT or SIGTERM finish the requests in flight and stop.
+JSON object { url, db, keys?, dashboard? }). SIGINT or SIGTERM finish the requests in flight and stop.
+The dashboard is at http://HOST:PORT/; with --demo, the "dashboard:" line (stdout) is its URL
+with the owner key in the fragment (#key=…), which the browser never sends to the server.
 
 --fault METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]
   METHOD    GET, POST, PUT, DELETE or * (any)
@@ -123,9 +125,12 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
   const keys = server.demoKeys;
+  // The key rides in the fragment, which a browser never sends; the page takes it out at once.
+  const dashboard = keys ? `${server.url}/#key=${encodeURIComponent(keys.ownerKey)}` : undefined;
   if (options.json) {
     const line: Record<string, unknown> = { url: server.url, db: server.dbPath };
     if (keys) line.keys = { accountId: keys.accountId, owner: keys.ownerKey, subUser: keys.subUserKey };
+    if (dashboard) line.dashboard = dashboard;
     writeLine(deps.io.stdout, JSON.stringify(line));
   } else {
     writeLine(deps.io.stdout, `reportctl serve listening on ${server.url}`);
@@ -133,8 +138,12 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       writeLine(deps.io.stdout, `demo account ${keys.accountId}`);
       writeLine(deps.io.stdout, `owner key:    ${keys.ownerKey}`);
       writeLine(deps.io.stdout, `sub-user key: ${keys.subUserKey}`);
+      writeLine(deps.io.stdout, `dashboard:    ${dashboard}`);
       // stderr is the access-log stream, which gets shipped to log collectors: no key there.
       writeLine(deps.io.stderr, `keys are shown once, above; try: curl -H 'apiKey: <owner key>' ${server.url}/api/v2/templates`);
+      writeLine(deps.io.stderr, 'open the dashboard URL above (it carries the owner key) in a browser');
+    } else {
+      writeLine(deps.io.stderr, `dashboard: ${server.url}/ (it asks for an API key)`);
     }
     writeLine(deps.io.stderr, `database: ${server.dbPath}`);
   }

@@ -7,6 +7,7 @@ import { registerTemplatesEdit } from './edit.js';
 import { registerTemplatesGet } from './get.js';
 import { registerTemplatesList } from './list.js';
 import { registerTemplatesPresets } from './presets.js';
+import { registerTemplatesPreview } from './preview.js';
 import { registerTemplatesReplace } from './replace.js';
 import { registerTemplatesValidate } from './validate.js';
 
@@ -20,4 +21,5 @@ export function registerTemplatesCommands(program: Command, deps: CliDeps, wrap:
   registerTemplatesEdit(templates, deps, wrap);
   registerTemplatesDelete(templates, deps, wrap);
   registerTemplatesValidate(templates, deps, wrap);
+  registerTemplatesPreview(templates, deps, wrap);
 }

@@ -1,0 +1,142 @@
+import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
+import type { Command } from 'commander';
+import type { Preview } from '../../../preview/index.js';
+import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
+import { choiceOption } from '../../list-options.js';
+import { integerOption } from '../../parse.js';
+import type { Wrap } from '../../program.js';
+
+const orientations = ['portrait', 'landscape'] as const;
+type Orientation = (typeof orientations)[number];
+const formats = ['svg', 'png'] as const;
+type ImageFormat = (typeof formats)[number];
+
+export interface TemplatesPreviewOptions extends GlobalOptions {
+  file?: string;
+  orientation?: Orientation;
+  out?: string;
+  width?: number;
+}
+
+export function registerTemplatesPreview(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('preview')
+    .description("Draw a template's page: a sketch on a terminal, SVG when piped, or an SVG or PNG file")
+    .argument('[id]', 'template id, a unique prefix of it (6+ characters) or the exact name; `-` reads a document from stdin')
+    .option('-f, --file <path>', 'a template document as JSON instead (`-` reads stdin)')
+    .addOption(choiceOption('--orientation <orientation>', 'which layout to draw (default: portrait when the template has one)', orientations))
+    .option('-o, --out <file>', 'write the picture to FILE.svg or FILE.png (replaced whole, never half-written)')
+    // 4096 px wide is about 28 megapixels on legal paper: a PNG that size still fits in memory.
+    .option('--width <px>', 'width of the SVG or PNG in pixels, 16–4096 (default 600)', integerOption(16, 4096))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl templates preview 3c44560e              # a sketch of the page on the terminal
+  $ reportctl templates preview "Crop vigor (NDVI)" --orientation landscape --out page.png
+  $ reportctl templates preview --file template.json > page.svg
+  $ reportctl templates get ID --json | reportctl templates preview - --out page.svg
+
+The page is drawn at its paper size with its margins, each element a box in its type's colour.
+Elements that overlap or leave the page are red, and every problem (these, and what the
+service would refuse) is listed on stderr; the page is still drawn. Exit status: 0 once drawn
+(use \`templates validate\` to fail on a bad document), 2 on a bad file or flag.`,
+    )
+    .action(
+      wrap(async (reference: string | undefined, _o: unknown, command: Command) =>
+        runTemplatesPreview(reference, command.optsWithGlobals<TemplatesPreviewOptions>(), deps),
+      ),
+    );
+}
+
+export async function runTemplatesPreview(reference: string | undefined, options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
+  if ((reference === undefined) === (options.file === undefined)) {
+    throw new UsageError(
+      reference === undefined ? 'missing the template to preview' : 'give a template id or --file, not both',
+      'give an ID (or `-` for stdin) or --file PATH',
+    );
+  }
+  const format = options.out === undefined ? undefined : imageFormatOf(options.out);
+  const document = await templateDocument(reference, options, deps);
+  const { renderTemplateSvg } = await import('../../../preview/index.js');
+  const preview = renderTemplateSvg(document, {
+    ...(options.orientation ? { orientation: options.orientation } : {}),
+    ...(options.width !== undefined ? { width: options.width } : {}),
+  });
+  const { layout } = preview;
+
+  if (options.out !== undefined && format !== undefined) {
+    const image = format === 'svg' ? preview.svg : await rasterise(preview.svg);
+    const { writeFileAtomically } = await import('../../output-file.js');
+    await writeFileAtomically(options.out, image, '--out');
+    if (options.json) writeLine(deps.io.stdout, JSON.stringify(summary(preview, { out: options.out })));
+    else writeLine(deps.io.stderr, `wrote ${options.out} (${layout.paperSize} ${layout.orientation})`);
+  } else if (options.json) {
+    writeLine(deps.io.stdout, JSON.stringify(summary(preview, { svg: preview.svg })));
+  } else if (isStdoutTTY(deps.io)) {
+    const [{ sketchPage }, { loadStyle }] = await Promise.all([import('../../../preview/sketch.js'), import('../../style.js')]);
+    const colour = colorEnabled(deps.io, deps.env, options.color);
+    const style = await loadStyle(colour, deps.env);
+    const lines = sketchPage(layout, {
+      columns: terminalWidth(deps.io),
+      ...(deps.io.stdout.rows ? { rows: deps.io.stdout.rows } : {}),
+      colour,
+      paint: (text, hex) => style.hex(hex, text),
+    });
+    await writeData(deps.io.stdout, lines.join('\n') + '\n');
+  } else {
+    await writeData(deps.io.stdout, preview.svg + '\n');
+  }
+  await reportProblems(preview.problems, options, deps);
+}
+
+function imageFormatOf(file: string): ImageFormat {
+  const extension = /\.([^./\\]+)$/.exec(file)?.[1]?.toLowerCase();
+  if (extension === 'svg' || extension === 'png') return extension;
+  throw new UsageError(`--out: ${file} is neither .svg nor .png`, `name the file FILE.svg or FILE.png (${formats.join(', ')})`);
+}
+
+/** The document from stdin, a file or the service (by id, id prefix or name). */
+async function templateDocument(reference: string | undefined, options: TemplatesPreviewOptions, deps: CliDeps): Promise<unknown> {
+  if (options.file !== undefined || reference === '-') {
+    const { readJsonInput } = await import('../../input.js');
+    return options.file !== undefined ? readJsonInput(options.file, deps, '--file') : readJsonInput('-', deps, 'stdin');
+  }
+  const [{ connect }, { resolveTemplate }] = await Promise.all([import('../../session.js'), import('../../resolve.js')]);
+  const session = await connect(options, deps);
+  const template = await resolveTemplate(session.api, reference!, deps.signal);
+  session.progress.stop();
+  return template;
+}
+
+/** PNG through resvg, loaded only here so no other command pays for its native binary. */
+async function rasterise(svg: string): Promise<Uint8Array> {
+  let Resvg: typeof ResvgRenderer;
+  try {
+    ({ Resvg } = await import('@resvg/resvg-js'));
+  } catch (error) {
+    throw new CliError(
+      `PNG output needs @resvg/resvg-js, which does not load here: ${error instanceof Error ? error.message : String(error)}`,
+      ExitCode.failed,
+      'write --out FILE.svg instead',
+    );
+  }
+  // System fonts for the labels; the SVG names only the generic sans-serif family.
+  return new Resvg(svg, { font: { loadSystemFonts: true } }).render().asPng();
+}
+
+/** What --json prints: the page drawn, its problems, and the SVG or the file written. */
+function summary(preview: Preview, rest: { svg: string } | { out: string }) {
+  const { layout } = preview;
+  return { name: layout.name, paperSize: layout.paperSize, orientation: layout.orientation, problems: preview.problems, ...rest };
+}
+
+async function reportProblems(problems: string[], options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
+  if (problems.length === 0 || options.json) return;
+  const [{ visible }, { loadStyle }] = await Promise.all([import('../../sanitize.js'), import('../../style.js')]);
+  const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
+  writeLine(deps.io.stderr, style.yellow(problems.length === 1 ? '1 problem:' : `${problems.length} problems:`));
+  for (const problem of problems) writeLine(deps.io.stderr, visible(`  ${problem}`));
+}

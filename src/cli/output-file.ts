@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { CliError, ExitCode } from './errors.js';
+
+/**
+ * Written whole or not at all: into a temporary file beside the target, then renamed over it,
+ * so a failure (a full disk, Ctrl-C) never leaves half a file where a whole one was expected.
+ */
+export async function writeFileAtomically(file: string, data: string | Uint8Array, flag: string): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, data, { flag: 'wx' });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new CliError(`${flag}: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.failed);
+  }
+}

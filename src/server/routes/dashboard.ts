@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+
+/**
+ * The dashboard (src/dashboard/, built into dist/dashboard/ by scripts/build.mjs): a page at
+ * `/` and its files under `/dashboard/`. The page holds no data, so these routes need no key
+ * and are outside the API's admission, rate limits and OpenAPI document; the page reads the
+ * service through /api/v2 with the key its user gives it, as any client does.
+ */
+export const DASHBOARD_ASSETS_PATH = '/dashboard/';
+
+/** Scripts, styles and connections from this origin only; SVG previews are data: images. */
+export const DASHBOARD_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+interface DashboardFile {
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  /** The page is revalidated on every load; the other files carry a content hash in their name. */
+  cacheControl: string;
+}
+
+const PAGE = 'index.html';
+
+/** The built files, read once: a few files, answered from memory. Null when not built. */
+function readDashboardFiles(dir: string): Map<string, DashboardFile> | null {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  const files = new Map<string, DashboardFile>();
+  for (const name of names) {
+    const contentType = CONTENT_TYPES[extname(name)];
+    if (!contentType) continue;
+    const body = readFileSync(join(dir, name));
+    files.set(name, {
+      body,
+      contentType,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      cacheControl: name === PAGE ? 'no-cache' : 'public, max-age=31536000, immutable',
+    });
+  }
+  return files.has(PAGE) ? files : null;
+}
+
+const DASHBOARD_ROUTE = { dashboard: true };
+/** As written: `//` reaches `/` through ignoreTrailingSlash, and stays the API's 404. */
+const DASHBOARD_PATH = /^\/(dashboard\/[^/?#]+)?(\?|$)/;
+
+/** Whether the request is the dashboard's, which the API's admission leaves alone. */
+export function isDashboardRequest(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as { dashboard?: boolean } | undefined)?.dashboard === true && DASHBOARD_PATH.test(request.url);
+}
+
+export function registerDashboard(app: FastifyInstance, dir: string): void {
+  // Read on the first request, so a server nobody opens the page of never reads them.
+  let files: Map<string, DashboardFile> | null | undefined;
+  const answer = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+    files ??= readDashboardFiles(dir);
+    reply.headers({
+      'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+    });
+    if (!files) throw new ApiError('NOT_FOUND', 'The dashboard is not built into this copy of reportctl (npm run build)');
+    const file = files.get(name);
+    if (!file) throw new ApiError('NOT_FOUND', 'No such dashboard file');
+    reply.headers({ 'content-type': file.contentType, etag: file.etag, 'cache-control': file.cacheControl });
+    if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+    return reply.send(file.body);
+  };
+  app.get('/', { config: DASHBOARD_ROUTE }, (request, reply) => answer(PAGE, request, reply));
+  app.get(`${DASHBOARD_ASSETS_PATH}:file`, { config: DASHBOARD_ROUTE }, (request, reply) => {
+    const { file } = request.params as { file: string };
+    return answer(file === PAGE ? '' : file, request, reply);
+  });
+}

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runTemplatesPreview, type TemplatesPreviewOptions } from '../../src/cli/commands/templates/preview.js';
+import { systemClock, type CliDeps } from '../../src/cli/context.js';
+import { CliError } from '../../src/cli/errors.js';
+import { presets } from '../../src/contract/default-catalogs.js';
+import { runCli } from '../helpers/cli.js';
+import { spawnCliInPty } from '../helpers/pty.js';
+import { api, serverForSuite, tempDir } from '../helpers/server.js';
+
+const ndvi = presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi')!.seedPayload;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+// eslint-disable-next-line no-control-regex
+const ESCAPE = /\u001b\[/;
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+
+interface Run {
+  deps: CliDeps;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+/** In-process streams; stdout a terminal of `columns` × `rows` when `tty` is given. */
+function fakeRun(options: { env?: Record<string, string>; tty?: { columns: number; rows?: number }; stdin?: string } = {}): Run {
+  const capture = () => {
+    const stream = new PassThrough();
+    let text = '';
+    stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    return { stream, text: () => text };
+  };
+  const out = capture();
+  const err = capture();
+  if (options.tty) Object.assign(out.stream, { isTTY: true, columns: options.tty.columns, rows: options.tty.rows });
+  const stdin = new PassThrough();
+  stdin.end(options.stdin ?? '');
+  return {
+    deps: {
+      io: { stdin, stdout: out.stream, stderr: err.stream },
+      env: { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-'), ...options.env },
+      clock: systemClock,
+      signal: new AbortController().signal,
+    },
+    stdout: out.text,
+    stderr: err.text,
+  };
+}
+
+function templateFile(body: unknown, name = 'template.json'): string {
+  const file = join(tempDir('reportctl-preview-'), name);
+  writeFileSync(file, typeof body === 'string' ? body : JSON.stringify(body));
+  return file;
+}
+
+async function preview(reference: string | undefined, options: TemplatesPreviewOptions, run: Run = fakeRun()): Promise<Run> {
+  await runTemplatesPreview(reference, options, run.deps);
+  return run;
+}
+
+/** Width and height from a PNG's IHDR chunk, which the format puts first. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+describe('templates preview: files', () => {
+  it('--out FILE.svg writes the SVG of the page, and nothing to stdout', async () => {
+    const out = join(tempDir(), 'page.svg');
+    const run = await preview(undefined, { file: templateFile(ndvi), out, orientation: 'landscape', width: 800 });
+    const svg = readFileSync(out, 'utf8');
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="800" height="618" viewBox="0 0 279.4 215.9"/);
+    expect(svg).toContain('data-orientation="landscape"');
+    expect(run.stdout()).toBe('');
+    expect(run.stderr()).toContain(`wrote ${out} (letter landscape)`);
+  });
+
+  it('--out FILE.png rasterises it at --width, the height following the paper', async () => {
+    const out = join(tempDir(), 'page.png');
+    await preview(undefined, { file: templateFile({ ...ndvi, paperSize: 'a4' }), out, width: 420 });
+    // A4 portrait: 420 × 420·297/210 = 594 px.
+    expect(pngSize(readFileSync(out))).toEqual({ width: 420, height: 594 });
+    await preview(undefined, { file: templateFile({ ...ndvi, paperSize: 'a4' }), out, orientation: 'landscape' });
+    expect(pngSize(readFileSync(out))).toEqual({ width: 600, height: 424 });
+  });
+
+  it('replaces a file whole, and leaves nothing behind when it cannot write', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'page.svg');
+    writeFileSync(out, 'old');
+    await preview(undefined, { file: templateFile(ndvi), out });
+    expect(readFileSync(out, 'utf8')).toMatch(/^<svg /);
+    // A directory in the way: the rename fails, the temporary file goes.
+    const blocked = join(dir, 'taken.png');
+    mkdirSync(blocked);
+    const failure = await preview(undefined, { file: templateFile(ndvi), out: blocked }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CliError);
+    expect((failure as CliError).message).toMatch(/^--out: cannot write .*taken\.png: E/);
+    expect(readdirSync(dir).sort()).toEqual(['page.svg', 'taken.png']);
+    expect(readdirSync(blocked)).toEqual([]);
+  });
+
+  it('refuses an --out that is neither .svg nor .png before reading anything', async () => {
+    await expect(preview(undefined, { file: join(tempDir(), 'missing.json'), out: 'page.jpg' })).rejects.toThrow('--out: page.jpg is neither .svg nor .png');
+  });
+
+  it('piped without --out, prints the SVG on stdout', async () => {
+    const run = await preview('-', {}, fakeRun({ stdin: JSON.stringify(ndvi) }));
+    expect(run.stdout()).toMatch(/^<svg [^>]*data-orientation="portrait"[^]*<\/svg>\n$/);
+    expect(run.stderr()).toBe('');
+  });
+
+  it('--json gives the problems and the SVG as one object', async () => {
+    const overlapping = { ...ndvi, layouts: { portrait: { elements: [{ type: 'map', x: 0, y: 0, width: 1, height: 0.6 }, { type: 'legend', x: 0, y: 0.5, width: 0.5, height: 0.2 }] } } };
+    const run = await preview(undefined, { file: templateFile(overlapping), json: true });
+    const printed = JSON.parse(run.stdout()) as { problems: string[]; svg: string; paperSize: string };
+    expect(printed.problems).toEqual(['The map at layouts.portrait.elements.0 overlaps the legend at layouts.portrait.elements.1.']);
+    expect(printed.svg).toMatch(/^<svg /);
+    expect(printed.paperSize).toBe('letter');
+    expect(run.stderr()).toBe('');
+  });
+
+  it('lists validation problems on stderr and still draws the page', async () => {
+    const broken = { ...ndvi, paperSize: 'tabloid', name: 'Broken\u001b[2J' };
+    const run = await preview(undefined, { file: templateFile(broken) });
+    expect(run.stdout()).toMatch(/^<svg [^>]*data-paper-size="letter"/);
+    expect(run.stderr()).toBe('2 problems:\n  name: must not contain control characters.\n  Invalid paperSize.\n');
+  });
+
+  it('a file that is not JSON is exit 2 naming the file, line and column', async () => {
+    const file = templateFile('{\n  "name": "x",\n  "paperSize": \n}', 'broken.json');
+    const result = await runCli(['templates', 'preview', '--file', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--file: ${file} is not valid JSON: line 4, column 1: value expected`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const missing = await runCli(['templates', 'preview', '--file', join(tempDir(), 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--file: cannot read .*nope\.json: ENOENT/);
+  });
+
+  it('refuses a width a PNG could not hold in memory', async () => {
+    const result = await runCli(['templates', 'preview', '--file', templateFile(ndvi), '--width', '4097', '--out', join(tempDir(), 'huge.png')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('expected a whole number from 16 to 4096');
+  });
+
+  it('wants exactly one of an id and --file', async () => {
+    expect((await runCli(['templates', 'preview'])).code).toBe(2);
+    const both = await runCli(['templates', 'preview', 'abc', '--file', 'x.json']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give a template id or --file, not both');
+  });
+});
+
+describe('templates preview: the terminal sketch', () => {
+  it('draws the page in box drawing, as wide as the terminal, with a legend of the types drawn', async () => {
+    const run = await preview(undefined, { file: templateFile(ndvi), orientation: 'landscape' }, fakeRun({ tty: { columns: 72 } }));
+    const lines = run.stdout().replace(SGR, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('Crop vigor (NDVI): letter landscape, 27.9 × 21.6 cm');
+    // The page: 71 cells wide, 71 × 21.59/27.94 / 2 ≈ 27 rows.
+    expect(lines[1]).toMatch(/^┌─{69}┐$/);
+    const bottom = lines.findIndex((line) => line.startsWith('└'));
+    expect(bottom).toBe(Math.round((71 * 215.9) / 279.4 / 2));
+    expect(lines.slice(1, bottom + 1).every((line) => [...line].length <= 72)).toBe(true);
+    const page = lines.slice(1, bottom + 1).join('\n');
+    for (const label of ['┌title: NDVI', '┌map', '┌legend', '┌statistics', '┌logo', '┌scale']) expect(page).toContain(label);
+    expect(lines.slice(bottom + 1).join(' ')).toMatch(/■ title {2}■ logo {2}■ map {2}■ north arrow {2}■ scale {2}■ legend {2}■ statistics/);
+    // A terminal, and no NO_COLOR: in colour.
+    expect(run.stdout()).toMatch(ESCAPE);
+  });
+
+  it('colours only where colour is allowed', async () => {
+    const file = templateFile(ndvi);
+    const noColorEnv = await preview(undefined, { file }, fakeRun({ tty: { columns: 80 }, env: { NO_COLOR: '1' } }));
+    expect(noColorEnv.stdout()).not.toMatch(ESCAPE);
+    const noColorFlag = await preview(undefined, { file, color: false }, fakeRun({ tty: { columns: 80 } }));
+    expect(noColorFlag.stdout()).not.toMatch(ESCAPE);
+    expect(noColorFlag.stdout()).toContain('NDVI -0.2 … 0.9');
+  });
+
+  it('marks problems with heavy lines and !, which show without colour', async () => {
+    const overlapping = { ...ndvi, layouts: { portrait: { elements: [{ type: 'map', x: 0, y: 0, width: 1, height: 0.6 }, { type: 'legend', x: 0, y: 0.5, width: 0.5, height: 0.3 }] } } };
+    const run = await preview(undefined, { file: templateFile(overlapping), color: false }, fakeRun({ tty: { columns: 80 } }));
+    expect(run.stdout()).toContain('┏!map━');
+    expect(run.stdout()).toContain('┏!legend━');
+    expect(run.stdout()).toContain('━ ! overlaps or leaves the page');
+    expect(run.stderr()).toContain('overlaps the legend');
+  });
+
+  it('fits the page in the rows of the terminal when it knows them', async () => {
+    const run = await preview(undefined, { file: templateFile(ndvi), color: false }, fakeRun({ tty: { columns: 200, rows: 40 } }));
+    const lines = run.stdout().trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(40);
+    expect(lines[1]!.length).toBeLessThan(200);
+  });
+
+  it('in a real terminal, sized by its columns', async () => {
+    const pty = spawnCliInPty(['templates', 'preview', '--file', templateFile(ndvi)], { env: { PTY_COLUMNS: '60' } });
+    try {
+      await pty.waitFor('■ statistics');
+      expect((await pty.exited).code).toBe(0);
+      const lines = pty.transcript().split('\n');
+      const top = lines.find((line) => line.startsWith('┌─'))!;
+      expect([...top].length).toBe(59);
+      expect(pty.transcript()).toContain('┌title: NDVI');
+    } finally {
+      pty.kill();
+    }
+  });
+});
+
+describe('templates preview: in a wide real terminal', () => {
+  it('keeps the page within the rows of the terminal (60 in the pty helper)', async () => {
+    const pty = spawnCliInPty(['templates', 'preview', '--file', templateFile(ndvi)], { env: { PTY_COLUMNS: '200' } });
+    try {
+      await pty.waitFor('■ statistics');
+      expect((await pty.exited).code).toBe(0);
+      const lines = pty.transcript().trimEnd().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(60);
+      expect(lines.length).toBeGreaterThan(40);
+    } finally {
+      pty.kill();
+    }
+  });
+});
+
+describe('templates preview: by id from the service', () => {
+  const suite = serverForSuite();
+
+  it('draws a stored template named by id prefix or by name', async () => {
+    const created = await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, body: { ...ndvi, name: 'Preview me <&>' } });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const byPrefix = await preview(id.slice(0, 8), {}, fakeRun({ env: suite.env }));
+    expect(byPrefix.stdout()).toContain('<title>Preview me &lt;&amp;&gt;: letter portrait</title>');
+    expect(byPrefix.stderr()).toBe('');
+    const out = join(tempDir(), 'stored.png');
+    const byName = await preview('Preview me <&>', { out, orientation: 'landscape' }, fakeRun({ env: suite.env }));
+    expect(pngSize(readFileSync(out))).toEqual({ width: 600, height: 464 });
+    expect(byName.stderr()).toContain('(letter landscape)');
+  });
+
+  it('an unknown id is exit 4', async () => {
+    const result = await runCli(['templates', 'preview', '00000000-0000-4000-8000-000000000000'], { env: suite.env });
+    expect(result.code).toBe(4);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { presets } from '../../src/contract/default-catalogs.js';
+import { layoutPage, sketchPage } from '../../src/preview/index.js';
+
+const countingSummary = presets.find((preset) => preset.id === 'preset-counting-summary')!.seedPayload;
+
+/** An A4 page with no margins, so printable cells are page cells. */
+function page(elements: object[], extra: Record<string, unknown> = {}) {
+  return layoutPage({ ...countingSummary, paperSize: 'a4', margins: { top: 0, right: 0, bottom: 0, left: 0 }, layouts: { portrait: { elements } }, ...extra });
+}
+
+describe('sketchPage', () => {
+  it('draws the page as wide as the columns allow, its height by the paper (cells twice as tall as wide)', () => {
+    const lines = sketchPage(page([]), { columns: 61 });
+    expect(lines[0]).toBe('Plant count summary: a4 portrait, 21 × 29.7 cm');
+    expect(lines[1]).toBe(`┌${'─'.repeat(58)}┐`);
+    const height = Math.round((60 * 297) / 210 / 2);
+    expect(lines[height]).toBe(`└${'─'.repeat(58)}┘`);
+  });
+
+  it("puts an element's box on the cells of its coordinates, labelled with its type", () => {
+    // 41 cells across (0–40), 29 down (0–28): x 0.25–0.75 is cells 10–30, y 0.5–0.75 rows 14–21,
+    // each far edge drawn one cell before (where a touching box would start).
+    const lines = sketchPage(page([{ type: 'statistics', x: 0.25, y: 0.5, width: 0.5, height: 0.25 }]), { columns: 42 });
+    const grid = lines.slice(1, 30);
+    expect(grid).toHaveLength(29);
+    expect(grid[14]!.slice(10, 30)).toBe(`┌statistics${'─'.repeat(8)}┐`);
+    expect(grid[20]!.slice(10, 30)).toBe(`└${'─'.repeat(18)}┘`);
+    expect(grid[15]![10]).toBe('│');
+  });
+
+  it('draws flagged elements heavy and marked !, and says so in the legend', () => {
+    const lines = sketchPage(
+      page([
+        { type: 'map', x: 0, y: 0, width: 0.6, height: 0.6 },
+        { type: 'logo', x: 0.5, y: 0.5, width: 0.4, height: 0.4 },
+        { type: 'text', x: 0, y: 0.9, width: 0.3, height: 0.1 },
+      ]),
+      { columns: 60 },
+    );
+    const text = lines.join('\n');
+    expect(text).toContain('┏!map');
+    expect(text).toContain('┏!logo');
+    expect(text).toContain('┌text');
+    expect(lines.at(-2)! + lines.at(-1)!).toContain('━ ! overlaps or leaves the page');
+  });
+
+  it('writes the title with its index and the colour scale as a bar, painted, or as its range without colour', () => {
+    const ndvi = presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi')!.seedPayload;
+    const layout = layoutPage(ndvi);
+    const plain = sketchPage(layout, { columns: 100 }).join('\n');
+    expect(plain).toContain('┌title: NDVI');
+    expect(plain).toContain('NDVI -0.2 … 0.9');
+    const painted = sketchPage(layout, { columns: 100, colour: true, paint: (text, colour) => `<${colour}>${text}</>` }).join('\n');
+    expect(painted).toMatch(/<#a50026>█+<\/><#d73027>█+<\/>/);
+    expect(painted).toContain('<#006837>█');
+  });
+
+  it('fits the rows it is given', () => {
+    const lines = sketchPage(page([]), { columns: 300, rows: 30 });
+    expect(lines.length).toBeLessThanOrEqual(30);
+  });
+
+  it('turns control characters in a name into replacement characters', () => {
+    const lines = sketchPage(page([{ type: 'title', x: 0, y: 0, width: 1, height: 0.2 }], { name: 'Lot\u001b[2J 7\u009b' }), { columns: 60 });
+    expect(lines.join('\n')).not.toContain('\u001b');
+    expect(lines.join('\n')).not.toContain('\u009b');
+    expect(lines[0]).toContain('Lot\ufffd[2J 7\ufffd');
+  });
+});
