@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../../context.js';
 import { writeLine } from '../../io.js';
 import { integerOption } from '../../parse.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { opts, print, withDb, withStore } from './shared/store.js';
 
 const rateOption = (text: string): number => {

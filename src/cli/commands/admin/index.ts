@@ -3,7 +3,7 @@ import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../input.js';
 import { integerOption } from '../../parse.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerAdminFaults } from './faults.js';
 import { opts, print, withDb, withStore } from './shared/store.js';
 import { registerAdminSnapshots } from './snapshot.js';

@@ -3,7 +3,7 @@ import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeData, writeLine } from '../../io.js';
 import { importPackage } from '../../import-package.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { adminFailure, loadEmbedded, opts, print, withDb, withStore, type AdminOptions } from './shared/store.js';
 
 /** `admin export`, `admin import`, `admin reset`: the whole state saved, loaded, emptied. */

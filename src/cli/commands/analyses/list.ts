@@ -4,7 +4,7 @@ import { analysisStatuses, analysisTypes } from '../../../contract/vocabulary.js
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import { formatTime, statusColor, type Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface AnalysesListOptions extends GlobalOptions, ListOptions {
   lot?: string;

@@ -1,7 +1,7 @@
 import { Argument, type Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { COMPLETABLE_ID, bashScript, fishScript, zshScript } from './scripts.js';
 import { completionTree } from './tree.js';
 

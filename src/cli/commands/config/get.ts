@@ -2,7 +2,7 @@ import { Argument, type Command } from 'commander';
 import { profileKeys, type ProfileKey } from '../../config.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface ConfigGetOptions extends GlobalOptions {
   reveal?: boolean;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { queueRunStatuses } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { queueRunColumns } from './columns.js';
 
 export interface QueueRunsListOptions extends GlobalOptions, ListOptions {

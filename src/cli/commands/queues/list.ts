@@ -3,7 +3,7 @@ import type { Queue } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, type ListOptions } from '../../list-options.js';
 import { formatTime, type Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface QueuesListOptions extends GlobalOptions, ListOptions {}
 

@@ -3,7 +3,7 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { visible } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import type { Session } from '../../session.js';
 import { importPackage } from '../../import-package.js';
 

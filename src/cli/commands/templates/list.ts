@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { analysisTypes, reportCategories } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { templateColumns } from './columns.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, type ListOptions } from '../../list-options.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { presetColumns } from './columns.js';
 
 export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: Wrap): void {

@@ -5,7 +5,7 @@ import type { Store } from '../../../../server/store/index.js';
 import type { CliDeps, GlobalOptions } from '../../../context.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { writeLine } from '../../../io.js';
-import type { ActionResult } from '../../../program.js';
+import type { ActionResult } from '../../../action.js';
 
 export interface AdminOptions extends GlobalOptions {
   db?: string;
