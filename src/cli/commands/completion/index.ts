@@ -63,7 +63,7 @@ async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps):
     case 'run-ids':
       return (await session.api.queueRuns.list(query)).data.map((run) => run.id);
     case 'preset-ids':
-      return (await session.api.templates.presets(query)).data.map((preset) => preset.id);
+      return (await session.api.presets.list(query)).data.map((preset) => preset.id);
     default:
       return [];
   }

@@ -29,17 +29,13 @@ Examples:
 }
 
 export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { queueRunSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/queue-runs', itemSchema: queueRunSchema, query: { status: options.status }, fetchPage: (q) => session.api.queueRuns.list(q) },
+    { listing: session.api.queueRuns, query: { status: options.status }, noun: 'queue runs' },
     queueRunColumns(deps, options.wide === true),
   );
 }

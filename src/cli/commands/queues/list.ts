@@ -34,17 +34,13 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
 }
 
 export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { queueSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/queues', itemSchema: queueSchema, query: {}, fetchPage: (q) => session.api.queues.list(q) },
+    { listing: session.api.queues, query: {}, noun: 'queues' },
     queueColumns(deps, options.wide === true),
   );
 }

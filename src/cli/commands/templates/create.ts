@@ -34,9 +34,8 @@ Prints the new template's id (the whole document with --json).`,
 }
 
 async function presetBody(session: Session, presetId: string, deps: CliDeps): Promise<Record<string, unknown>> {
-  const [{ allItems }, { presetSchema }] = await Promise.all([import('../../../client/paging.js'), import('../../../contract/index.js')]);
   const ids: string[] = [];
-  for await (const preset of allItems(session.api.client, '/api/v2/templates/presets', presetSchema, {}, deps.signal)) {
+  for await (const preset of session.api.presets.listAll({}, deps.signal)) {
     if (preset.id === presetId) return { ...preset.seedPayload };
     ids.push(preset.id);
   }

@@ -45,11 +45,7 @@ async function checkReportType(reportType: string, session: Session, deps: CliDe
 }
 
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { templateSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
@@ -57,7 +53,7 @@ export async function runTemplatesList(options: TemplatesListOptions, deps: CliD
     deps,
     session,
     options,
-    { path: '/api/v2/templates', itemSchema: templateSchema, query, fetchPage: (q) => session.api.templates.list(q) },
+    { listing: session.api.templates, query, noun: 'templates' },
     templateColumns(deps, options.wide === true),
   );
 }

@@ -11,17 +11,13 @@ export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: W
 }
 
 export async function runTemplatesPresets(options: GlobalOptions & ListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { presetSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/templates/presets', itemSchema: presetSchema, query: {}, fetchPage: (q) => session.api.templates.presets(q) },
+    { listing: session.api.presets, query: {}, noun: 'presets' },
     presetColumns,
   );
 }
