@@ -1,5 +1,7 @@
 import js from '@eslint/js';
+import { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { noCycleCountingTypes } from './scripts/lint-no-cycle.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**'] },
@@ -23,6 +25,17 @@ export default tseslint.config(
         message: 'Only src/main.ts decides the exit code.',
       }],
     },
+  },
+  {
+    // No import cycles in src/, type imports included (STYLE.md): import-x/no-cycle, made to
+    // count `import type` (scripts/lint-no-cycle.js). Sources import each other as `./x.js`.
+    files: ['src/**/*.ts'],
+    plugins: { imports: { rules: { 'no-cycle': noCycleCountingTypes } } },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'imports/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // The formula engine is pure: nothing from the rest of the project.

@@ -1,6 +1,5 @@
-import type { z } from 'zod';
-import type { ApiClient, RequestOptions } from '../client/http.js';
-import type { Paginated } from '../contract/index.js';
+import type { Listing } from '../client/api.js';
+import type { RequestOptions } from '../client/http.js';
 import type { CliDeps } from './context.js';
 import { UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
@@ -12,23 +11,21 @@ import { isStdoutTTY, writeData, writeLine } from './io.js';
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
  * with --all every item (JSON: one array, streamed item by item so memory stays flat).
  */
-export async function printList<T extends z.ZodType>(
+export async function printList<T>(
   deps: CliDeps,
   session: Session,
   options: ListOptions & { json?: boolean },
   request: {
-    path: string;
-    itemSchema: T;
+    listing: Listing<T>;
     query: RequestOptions['query'];
-    fetchPage(query: RequestOptions['query']): Promise<Paginated<z.infer<T>>>;
+    /** What the list holds, for "no … match". */
+    noun: string;
   },
-  columns: Column<z.infer<T>>[],
+  columns: Column<T>[],
 ): Promise<void> {
   if (options.all && options.page !== undefined) throw new UsageError('--all and --page cannot be used together');
   if (options.all) {
-    const { allItems } = await import('../client/paging.js');
-    const client: ApiClient = session.api.client;
-    const items = allItems(client, request.path, request.itemSchema, request.query, deps.signal);
+    const items = request.listing.listAll(request.query, deps.signal);
     if (options.json) {
       let separator = '[';
       for await (const item of items) {
@@ -43,14 +40,14 @@ export async function printList<T extends z.ZodType>(
       for await (const item of items) await writeData(deps.io.stdout, tsvRow(columns, item) + '\n');
       return;
     }
-    const rows: z.infer<T>[] = [];
+    const rows: T[] = [];
     for await (const item of items) rows.push(item);
     session.progress.stop();
-    if (rows.length === 0) return nothingMatches(deps, request.path);
+    if (rows.length === 0) return nothingMatches(deps, request.noun);
     await printTable(deps, session.style, columns, rows);
     return;
   }
-  const page = await request.fetchPage({
+  const page = await request.listing.list({
     ...request.query,
     ...(options.page !== undefined ? { page: options.page } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
@@ -60,12 +57,12 @@ export async function printList<T extends z.ZodType>(
     printJson(deps, page);
     return;
   }
-  if (page.total === 0 && isStdoutTTY(deps.io)) return nothingMatches(deps, request.path);
+  if (page.total === 0 && isStdoutTTY(deps.io)) return nothingMatches(deps, request.noun);
   await printTable(deps, session.style, columns, page.data);
   pageFooter(deps, page.data.length, page.page, page.total);
 }
 
 /** An empty table says nothing; on a terminal, say so in words (on stderr: it is not data). */
-function nothingMatches(deps: CliDeps, path: string): void {
-  writeLine(deps.io.stderr, `no ${path.split('/').at(-1)!.replace('-', ' ')} match`);
+function nothingMatches(deps: CliDeps, noun: string): void {
+  writeLine(deps.io.stderr, `no ${noun} match`);
 }

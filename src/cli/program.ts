@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import type { ActionResult, Wrap } from './action.js';
 import { registerFormulaCommands } from './commands/formula/index.js';
 import { registerServe } from './commands/serve/serve.js';
 import { registerAdmin } from './commands/admin/index.js';
@@ -16,9 +17,6 @@ import type { CliDeps } from './context.js';
 import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
 import { explainError, failureJson } from './explain.js';
 import { writeLine } from './io.js';
-
-/** Whatever a verb's action returns becomes the exit code (undefined means success). */
-export type ActionResult = ExitCodeValue | void;
 
 type Register = (program: Command, deps: CliDeps, wrap: Wrap) => void;
 
@@ -92,7 +90,7 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
     });
 
   // Every verb's action goes through here, so results and errors are handled in one place.
-  const wrap =
+  const wrap: Wrap =
     <A extends unknown[]>(action: (...args: A) => Promise<ActionResult>) =>
     async (...args: A) => {
       const code = await action(...args);
@@ -111,8 +109,6 @@ function summariseVerbs(group: Command): void {
   const verbs = group.commands.filter((verb) => !(verb as unknown as { _hidden?: boolean })._hidden).map((verb) => verb.name());
   if (verbs.length > 0) group.description(`${group.description()}: ${verbs.join(', ')}`);
 }
-
-export type Wrap = <A extends unknown[]>(action: (...args: A) => Promise<ActionResult>) => (...args: A) => Promise<void>;
 
 declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';

@@ -1,6 +1,5 @@
-import type { ServiceApi } from '../client/api.js';
-import type { z } from 'zod';
-import { queueRunSchema, templateSchema, type Template } from '../contract/index.js';
+import type { Listing, ServiceApi } from '../client/api.js';
+import type { Template } from '../contract/index.js';
 import { CliError, ExitCode } from './errors.js';
 
 /** A whole id: nothing to resolve. */
@@ -42,10 +41,9 @@ function single<T extends Named>(noun: string, reference: string, matches: T[], 
   });
 }
 
-async function everyItem<T extends z.ZodType>(api: ServiceApi, path: string, schema: T, signal?: AbortSignal): Promise<z.infer<T>[]> {
-  const { allItems } = await import('../client/paging.js');
-  const items: z.infer<T>[] = [];
-  for await (const item of allItems(api.client, path, schema, {}, signal)) items.push(item);
+async function everyItem<T>(listing: Listing<T>, signal?: AbortSignal): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of listing.listAll({}, signal)) items.push(item);
   return items;
 }
 
@@ -57,7 +55,7 @@ async function everyItem<T extends z.ZodType>(api: ServiceApi, path: string, sch
  */
 export async function resolveTemplate(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<Template> {
   if (WHOLE_ID.test(reference)) return api.templates.get(reference);
-  const templates = await everyItem(api, '/api/v2/templates', templateSchema, signal);
+  const templates = await everyItem(api.templates, signal);
   const matches = matchReference(reference, templates);
   if (matches.length === 0 && !ID_PREFIX.test(reference)) return api.templates.get(reference);
   return api.templates.get(single('template', reference, matches, 'reportctl templates list').id);
@@ -71,6 +69,6 @@ export async function resolveTemplateId(api: ServiceApi, reference: string, sign
 /** The run a reference names: a whole id, a unique id prefix or its exact name. */
 export async function resolveQueueRunId(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<string> {
   if (WHOLE_ID.test(reference)) return reference;
-  const runs = await everyItem(api, '/api/v2/queue-runs', queueRunSchema, signal);
+  const runs = await everyItem(api.queueRuns, signal);
   return single('queue run', reference, matchReference(reference, runs), 'reportctl queue-runs list').id;
 }

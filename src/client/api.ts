@@ -10,9 +10,30 @@ import {
   validateFormulaResultSchema,
   vegetationIndexDefaultsSchema,
   type Catalogs,
+  type Paginated,
   type QueueRun,
 } from '../contract/index.js';
+import type { z } from 'zod';
 import type { ApiClient, RequestOptions } from './http.js';
+import { allItems } from './paging.js';
+
+type Query = RequestOptions['query'];
+
+/** One of the service's paginated lists. */
+export interface Listing<T> {
+  /** One page, as the service sent it. */
+  list(query: Query, signal?: AbortSignal): Promise<Paginated<T>>;
+  /** Every item across the pages, each once, paced under the rate limit; returns the last total. */
+  listAll(query?: Query, signal?: AbortSignal): AsyncGenerator<T, { total: number }>;
+}
+
+function listing<T extends z.ZodType>(client: ApiClient, path: string, itemSchema: T): Listing<z.infer<T>> {
+  const envelope = paginated(itemSchema);
+  return {
+    list: (query, signal) => client.get(path, envelope, { query, ...(signal ? { signal } : {}) }),
+    listAll: (query = {}, signal) => allItems(client, path, itemSchema, query, signal),
+  };
+}
 
 /** The service's endpoints, each read with the lenient contract schema. */
 export function serviceApi(client: ApiClient) {
@@ -20,14 +41,13 @@ export function serviceApi(client: ApiClient) {
   return {
     client,
     templates: {
-      list: (query: RequestOptions['query']) => client.get('/api/v2/templates', paginated(templateSchema), { query }),
+      ...listing(client, '/api/v2/templates', templateSchema),
       get: (id: string) => client.get(`/api/v2/templates/${enc(id)}`, templateSchema),
       create: (body: unknown) => client.send('POST', '/api/v2/templates', body, templateSchema),
       replace: (id: string, body: unknown) => client.send('PUT', `/api/v2/templates/${enc(id)}`, body, templateSchema),
       delete: async (id: string) => {
         await client.request('DELETE', `/api/v2/templates/${enc(id)}`);
       },
-      presets: (query: RequestOptions['query'] = {}) => client.get('/api/v2/templates/presets', paginated(presetSchema), { query }),
       validateFormula: (formula: string) =>
         client.send('POST', '/api/v2/templates/validate-formula', { formula }, validateFormulaResultSchema),
     },
@@ -44,16 +64,10 @@ export function serviceApi(client: ApiClient) {
         return { reportTypes, statistics, vegetationIndexDefaults };
       },
     },
-    queues: {
-      list: (query: RequestOptions['query']) => client.get('/api/v2/queues', paginated(queueSchema), { query }),
-    },
-    queueRuns: {
-      list: (query: RequestOptions['query'], signal?: AbortSignal) =>
-        client.get('/api/v2/queue-runs', paginated(queueRunSchema), { query, ...(signal ? { signal } : {}) }),
-    },
-    analyses: {
-      list: (query: RequestOptions['query']) => client.get('/api/v2/analyses', paginated(analysisSchema), { query }),
-    },
+    presets: listing(client, '/api/v2/templates/presets', presetSchema),
+    queues: listing(client, '/api/v2/queues', queueSchema),
+    queueRuns: listing(client, '/api/v2/queue-runs', queueRunSchema),
+    analyses: listing(client, '/api/v2/analyses', analysisSchema),
   };
 }
 export type ServiceApi = ReturnType<typeof serviceApi>;

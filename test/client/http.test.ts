@@ -3,7 +3,8 @@
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../../src/client/errors.js';
-import { ApiClient, retryAfterMs, type ApiClientOptions, type KeyHeader } from '../../src/client/http.js';
+import { ApiClient, type ApiClientOptions, type KeyHeader } from '../../src/client/http.js';
+import { retryAfterMs } from '../../src/client/rate-limit.js';
 
 const ORIGIN = 'http://reportctl.test';
 const KEY = `rctl_${'Zq9'.repeat(14)}x`;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { Wrap } from '../program.js';
+import type { Wrap } from '../action.js';
 
 export const apiMethods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const;
 

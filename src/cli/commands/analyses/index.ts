@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerAnalysesList } from './list.js';
 
 export function registerAnalysesCommands(program: Command, deps: CliDeps, wrap: Wrap): void {

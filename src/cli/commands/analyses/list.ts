@@ -4,7 +4,7 @@ import { analysisStatuses, analysisStatusNotes, analysisTypeNotes, analysisTypes
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import { formatTime, statusColor, type Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface AnalysesListOptions extends GlobalOptions, ListOptions {
   lot?: string;
@@ -51,18 +51,14 @@ export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[
 }
 
 export async function runAnalysesList(options: AnalysesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { analysisSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/analyses', itemSchema: analysisSchema, query, fetchPage: (q) => session.api.analyses.list(q) },
+    { listing: session.api.analyses, query, noun: 'analyses' },
     analysisColumns(deps, options.wide === true),
   );
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerAuthLogin } from './login.js';
 import { registerAuthLogout } from './logout.js';
 import { registerAuthStatus } from './status.js';

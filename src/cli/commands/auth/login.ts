@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { importPackage } from '../../import-package.js';
 
 export interface AuthLoginOptions extends GlobalOptions {

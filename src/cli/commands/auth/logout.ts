@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export function registerAuthLogout(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { visible } from '../../sanitize.js';
 
 export function registerAuthStatus(parent: Command, deps: CliDeps, wrap: Wrap): void {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerCatalogsReportTypes } from './report-types.js';
 import { registerCatalogsStatistics } from './statistics.js';
 import { registerCatalogsViDefaults } from './vi-defaults.js';

@@ -4,7 +4,7 @@ import { analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.j
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { choiceOption } from '../../list-options.js';
 import type { Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface CatalogsReportTypesOptions extends GlobalOptions {
   analysisType?: string;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import type { Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export function registerCatalogsStatistics(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ColorScale, VegetationIndexDefaults } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import type { Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export function registerCatalogsViDefaults(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent

@@ -1,7 +1,7 @@
 import { Argument, type Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { describeChoices } from '../../choice-notes.js';
 import { visible } from '../../sanitize.js';
 import { bashScript } from './bash.js';
@@ -80,7 +80,7 @@ async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps):
     case 'run-ids':
       return (await session.api.queueRuns.list(query)).data;
     case 'preset-ids':
-      return (await session.api.templates.presets(query)).data;
+      return (await session.api.presets.list(query)).data;
     default:
       return [];
   }

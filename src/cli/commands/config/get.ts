@@ -3,7 +3,7 @@ import { profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface ConfigGetOptions extends GlobalOptions {
   reveal?: boolean;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerConfigGet } from './get.js';
 import { registerConfigList } from './list.js';
 import { registerConfigSet } from './set.js';

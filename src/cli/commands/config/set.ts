@@ -2,7 +2,7 @@ import { Argument, type Command } from 'commander';
 import { profileField, profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 const environmentOverrides: Partial<Record<ProfileKey, string>> = { 'base-url': 'REPORTCTL_BASE_URL', 'api-key': 'REPORTCTL_API_KEY' };
 

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { loadStyle } from '../../style.js';
 import { keyHint } from '../../explain.js';
 import { normaliseBaseUrl } from '../../base-url.js';

@@ -4,7 +4,7 @@ import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.j
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { loadStyle } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 import { readFile } from 'node:fs/promises';

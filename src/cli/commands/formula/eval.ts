@@ -5,7 +5,7 @@ import { defaultFormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { loadStyle } from '../../style.js';
 import { formulaReport } from './check.js';
 import { renderReport } from './render.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerFormulaCheck } from './check.js';
 import { registerFormulaEval } from './eval.js';
 import { registerFormulaValidate } from './validate.js';

@@ -3,7 +3,7 @@ import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { loadStyle } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { stepColumns, stepsDone } from './columns.js';
 
 export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap): void {

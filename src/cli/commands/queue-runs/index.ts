@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerQueueRunsGet } from './get.js';
 import { registerQueueRunsList } from './list.js';
 import { registerQueueRunsWatch } from './watch.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { queueRunStatuses, queueRunStatusNotes } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { queueRunColumns } from './columns.js';
 
 export interface QueueRunsListOptions extends GlobalOptions, ListOptions {
@@ -29,17 +29,13 @@ Examples:
 }
 
 export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { queueRunSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/queue-runs', itemSchema: queueRunSchema, query: { status: options.status }, fetchPage: (q) => session.api.queueRuns.list(q) },
+    { listing: session.api.queueRuns, query: { status: options.status }, noun: 'queue runs' },
     queueRunColumns(deps, options.wide === true),
   );
 }

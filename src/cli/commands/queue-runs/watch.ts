@@ -7,7 +7,7 @@ import { terminalWidth, writeLine } from '../../io.js';
 import { jsonText, paint, statusColor, type Segment } from '../../output.js';
 import { visible } from '../../sanitize.js';
 import { secondsOption } from '../../parse.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import type { Style } from '../../style.js';
 import { currentStep, stepsDone, stepSymbol } from './columns.js';
 

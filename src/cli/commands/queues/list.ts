@@ -3,7 +3,7 @@ import type { Queue } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, type ListOptions } from '../../list-options.js';
 import { formatTime, type Column } from '../../output.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface QueuesListOptions extends GlobalOptions, ListOptions {}
 
@@ -34,17 +34,13 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
 }
 
 export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { queueSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/queues', itemSchema: queueSchema, query: {}, fetchPage: (q) => session.api.queues.list(q) },
+    { listing: session.api.queues, query: {}, noun: 'queues' },
     queueColumns(deps, options.wide === true),
   );
 }

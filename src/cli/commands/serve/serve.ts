@@ -3,7 +3,7 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import { integerOption, secondsOption } from '../../parse.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface ServeOptions extends GlobalOptions {
   host: string;

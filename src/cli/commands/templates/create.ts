@@ -3,7 +3,7 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { visible } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import type { Session } from '../../session.js';
 import { importPackage } from '../../import-package.js';
 
@@ -34,9 +34,8 @@ Prints the new template's id (the whole document with --json).`,
 }
 
 async function presetBody(session: Session, presetId: string, deps: CliDeps): Promise<Record<string, unknown>> {
-  const [{ allItems }, { presetSchema }] = await Promise.all([import('../../../client/paging.js'), import('../../../contract/index.js')]);
   const ids: string[] = [];
-  for await (const preset of allItems(session.api.client, '/api/v2/templates/presets', presetSchema, {}, deps.signal)) {
+  for await (const preset of session.api.presets.listAll({}, deps.signal)) {
     if (preset.id === presetId) return { ...preset.seedPayload };
     ids.push(preset.id);
   }

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, isStdoutTTY, writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export function registerTemplatesEdit(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { registerTemplatesCreate } from './create.js';
 import { registerTemplatesDelete } from './delete.js';
 import { registerTemplatesEdit } from './edit.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { analysisTypeNotes, analysisTypes, reportCategories, reportCategoryNotes } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { templateColumns } from './columns.js';
@@ -45,11 +45,7 @@ async function checkReportType(reportType: string, session: Session, deps: CliDe
 }
 
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { templateSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
@@ -57,7 +53,7 @@ export async function runTemplatesList(options: TemplatesListOptions, deps: CliD
     deps,
     session,
     options,
-    { path: '/api/v2/templates', itemSchema: templateSchema, query, fetchPage: (q) => session.api.templates.list(q) },
+    { listing: session.api.templates, query, noun: 'templates' },
     templateColumns(deps, options.wide === true),
   );
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, type ListOptions } from '../../list-options.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 import { presetColumns } from './columns.js';
 
 export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: Wrap): void {
@@ -11,17 +11,13 @@ export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: W
 }
 
 export async function runTemplatesPresets(options: GlobalOptions & ListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { presetSchema }] = await Promise.all([
-    import('../../session.js'),
-    import('../../list-output.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
   const session = await connect(options, deps);
   await printList(
     deps,
     session,
     options,
-    { path: '/api/v2/templates/presets', itemSchema: presetSchema, query: {}, fetchPage: (q) => session.api.templates.presets(q) },
+    { listing: session.api.presets, query: {}, noun: 'presets' },
     presetColumns,
   );
 }

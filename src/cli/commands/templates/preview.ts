@@ -6,7 +6,7 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
 import { choiceOption } from '../../list-options.js';
 import { integerOption } from '../../parse.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 const orientations = ['portrait', 'landscape'] as const;
 type Orientation = (typeof orientations)[number];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { visible } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface TemplatesReplaceOptions extends GlobalOptions {
   file: string;

@@ -3,7 +3,7 @@ import type { Catalogs } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
-import type { Wrap } from '../../program.js';
+import type { Wrap } from '../../action.js';
 
 export interface TemplatesValidateOptions extends GlobalOptions {
   file?: string;

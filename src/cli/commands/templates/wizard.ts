@@ -25,11 +25,7 @@ const ANALYSIS_TYPE_HINTS: Record<AnalysisType, string> = {
  * An aborted prompt (Ctrl-C) propagates; the top level maps it to exit code 130.
  */
 export async function runCreateWizard(session: Session, deps: CliDeps): Promise<Record<string, unknown> | null> {
-  const [prompts, { allItems }, { presetSchema, validateTemplateBody }] = await Promise.all([
-    importPackage('@inquirer/prompts'),
-    import('../../../client/paging.js'),
-    import('../../../contract/index.js'),
-  ]);
+  const [prompts, { validateTemplateBody }] = await Promise.all([importPackage('@inquirer/prompts'), import('../../../contract/index.js')]);
   const context: PromptContext = { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal };
 
   session.progress.update('reading presets and catalogs');
@@ -37,7 +33,7 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
   const presets: Preset[] = [];
   try {
     const readPresets = async () => {
-      for await (const preset of allItems(session.api.client, '/api/v2/templates/presets', presetSchema, {}, deps.signal)) presets.push(preset);
+      for await (const preset of session.api.presets.listAll({}, deps.signal)) presets.push(preset);
     };
     [catalogs] = await Promise.all([session.api.catalogs.all(), readPresets()]);
   } finally {

@@ -4,8 +4,6 @@ import type * as EmbeddedModule from '../../../../embedded.js';
 import type { Store } from '../../../../server/store/index.js';
 import type { CliDeps, GlobalOptions } from '../../../context.js';
 import { CliError, ExitCode } from '../../../errors.js';
-import { writeLine } from '../../../io.js';
-import type { ActionResult } from '../../../program.js';
 
 export interface AdminOptions extends GlobalOptions {
   db?: string;
@@ -29,11 +27,11 @@ export function adminFailure(error: unknown, embedded: Embedded): unknown {
  * Opens the database file (whether or not a server is running on it), runs one operation,
  * and closes it. Server modules load only here, never for other commands.
  */
-export async function withStore(
+export async function withStore<R>(
   options: AdminOptions,
   deps: CliDeps,
-  operation: (store: Store, admin: Admin, embedded: Embedded) => Promise<ActionResult> | ActionResult,
-) {
+  operation: (store: Store, admin: Admin, embedded: Embedded) => Promise<R> | R,
+): Promise<R> {
   const embedded = await loadEmbedded();
   const { openStore, defaultDatabasePath, adminOperations: admin } = embedded;
   let store: Store;
@@ -51,9 +49,5 @@ export async function withStore(
   }
 }
 
-export const print = (deps: CliDeps, options: AdminOptions, value: unknown, human: string) =>
-  writeLine(deps.io.stdout, options.json ? JSON.stringify(value) : human);
-
 export const withDb = (command: Command) =>
   command.option('--db <path>', 'database file (default: the user data directory, as `serve`)');
-export const opts = (command: Command) => command.optsWithGlobals<AdminOptions & Record<string, unknown>>();

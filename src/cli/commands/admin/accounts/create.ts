@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { Wrap } from '../../../action.js';
+import type { CliDeps } from '../../../context.js';
+import { integerOption } from '../../../parse.js';
+import { print } from '../shared/print.js';
+import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+
+export interface AdminAccountsCreateOptions extends AdminOptions {
+  name?: string;
+  templateLimit: number;
+}
+
+export function registerAdminAccountsCreate(accounts: Command, deps: CliDeps, wrap: Wrap): void {
+  withDb(accounts.command('create'))
+    .description('Create an account and print its owner key (shown once)')
+    .option('--name <name>', 'account name')
+    .option('--template-limit <n>', 'templates allowed per account', integerOption(0), 100)
+    .addHelpText('after', '\nExample:\n  $ reportctl admin accounts create --name "Agro Norte" --template-limit 50 --json')
+    .action(wrap(async (_o: unknown, command: Command) => runAdminAccountsCreate(command.optsWithGlobals<AdminAccountsCreateOptions>(), deps)));
+}
+
+export function runAdminAccountsCreate(options: AdminAccountsCreateOptions, deps: CliDeps): Promise<void> {
+  return withStore(options, deps, (store, ops) => {
+    const issued = ops.createAccount(store, {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      templateLimit: options.templateLimit,
+    });
+    print(deps, options, issued, `account ${issued.accountId}\nowner key: ${issued.apiKey}`);
+  });
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import type { Wrap } from '../../action.js';
+import type { CliDeps } from '../../context.js';
+import { readAll } from '../../io.js';
+import { print } from './shared/print.js';
+import { adminFailure, loadEmbedded, withDb, withStore, type AdminOptions } from './shared/store.js';
+
+export interface AdminImportOptions extends AdminOptions {
+  /** The snapshot, `-` for stdin. */
+  file: string;
+  replace?: boolean;
+}
+
+export function registerAdminImport(admin: Command, deps: CliDeps, wrap: Wrap): void {
+  withDb(admin.command('import'))
+    .description('Load a snapshot (`admin export`) into the database, all or nothing')
+    .requiredOption('--file <path>', 'the snapshot (`-` for stdin)')
+    .option('--replace', 'replace every account and its data (and the catalogs) if the database has any')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ reportctl admin import --db ci.db --file fixtures.json\n  $ reportctl admin import --db ci.db --file fixtures.json --replace\n\nA database that has accounts is refused without --replace. A damaged snapshot, or one of a newer\nformat version, is refused and nothing changes. API keys of the snapshot keep working.',
+    )
+    .action(wrap(async (_o: unknown, command: Command) => runAdminImport(command.optsWithGlobals<AdminImportOptions>(), deps)));
+}
+
+export async function runAdminImport(options: AdminImportOptions, deps: CliDeps): Promise<void> {
+  const file = options.file;
+  const embedded = await loadEmbedded();
+  // Checked before the database is opened: a bad file leaves no trace, not even a new database.
+  let snapshot;
+  try {
+    snapshot =
+      file === '-'
+        ? embedded.adminSnapshots.parseSnapshotText(await readAll(deps.io.stdin), 'stdin')
+        : embedded.adminSnapshots.readSnapshotFile(file);
+  } catch (error) {
+    throw adminFailure(error, embedded);
+  }
+  await withStore(options, deps, (store, _ops, { adminSnapshots }) => {
+    const result = adminSnapshots.importSnapshot(store, snapshot, { replace: options.replace === true, source: file === '-' ? 'stdin' : file });
+    print(deps, options, result, `imported ${result.accounts} account${result.accounts === 1 ? '' : 's'}`);
+  });
+}

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { Wrap } from '../../../action.js';
+import type { CliDeps } from '../../../context.js';
+import { print } from '../shared/print.js';
+import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+
+export interface AdminKeysCreateOptions extends AdminOptions {
+  account: string;
+  subUser?: string;
+}
+
+export function registerAdminKeysCreate(keys: Command, deps: CliDeps, wrap: Wrap): void {
+  withDb(keys.command('create'))
+    .description("Create a key for an account's owner, or for a new sub-user")
+    .addHelpText('after', '\nExamples:\n  $ reportctl admin keys create --account ACCOUNT_ID\n  $ reportctl admin keys create --account ACCOUNT_ID --sub-user field-technician --json')
+    .requiredOption('--account <id>', 'account id')
+    .option('--sub-user <name>', 'create a sub-user with this name and give the key to it')
+    .action(wrap(async (_o: unknown, command: Command) => runAdminKeysCreate(command.optsWithGlobals<AdminKeysCreateOptions>(), deps)));
+}
+
+export function runAdminKeysCreate(options: AdminKeysCreateOptions, deps: CliDeps): Promise<void> {
+  return withStore(options, deps, (store, ops) => {
+    const issued = ops.createKey(store, options.account, options.subUser);
+    print(deps, options, issued, `user ${issued.userId}\nkey: ${issued.apiKey}`);
+  });
+}

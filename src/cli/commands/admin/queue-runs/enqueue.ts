@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import type { Wrap } from '../../../action.js';
+import type { CliDeps } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { integerOption } from '../../../parse.js';
+import { print, queueRunSummary } from '../shared/print.js';
+import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+
+export interface AdminQueueRunsEnqueueOptions extends AdminOptions {
+  queue: string;
+  name?: string;
+  estimatedHa?: number;
+  failAtStep?: number;
+}
+
+const hectaresOption = (text: string): number => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError('--estimated-ha: expected a number of hectares');
+  return value;
+};
+
+export function registerAdminQueueRunsEnqueue(runs: Command, deps: CliDeps, wrap: Wrap): void {
+  withDb(runs.command('enqueue'))
+    .description('Enqueue a run of a saved queue')
+    .addHelpText('after', '\nExamples:\n  $ reportctl admin queue-runs enqueue --queue QUEUE_ID --json\n  $ reportctl admin queue-runs enqueue --queue QUEUE_ID --fail-at-step 2')
+    .requiredOption('--queue <id>', 'queue id')
+    .option('--name <name>', 'run name')
+    .option('--estimated-ha <ha>', 'estimated hectares', hectaresOption)
+    .option('--fail-at-step <n>', 'make step N fail when it runs', integerOption(1))
+    .action(wrap(async (_o: unknown, command: Command) => runAdminQueueRunsEnqueue(command.optsWithGlobals<AdminQueueRunsEnqueueOptions>(), deps)));
+}
+
+export function runAdminQueueRunsEnqueue(options: AdminQueueRunsEnqueueOptions, deps: CliDeps): Promise<void> {
+  return withStore(options, deps, (store, ops) => {
+    const run = ops.enqueueRun(store, options.queue, {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.estimatedHa !== undefined ? { estimatedHa: options.estimatedHa } : {}),
+      ...(options.failAtStep !== undefined ? { failAtStep: options.failAtStep } : {}),
+    });
+    print(deps, options, run, queueRunSummary(run));
+  });
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { Wrap } from '../../action.js';
+import type { CliDeps } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { importPackage } from '../../import-package.js';
+import { canPrompt, writeLine } from '../../io.js';
+import { print } from './shared/print.js';
+import { withDb, withStore, type AdminOptions } from './shared/store.js';
+
+export interface AdminResetOptions extends AdminOptions {
+  yes?: boolean;
+}
+
+export function registerAdminReset(admin: Command, deps: CliDeps, wrap: Wrap): void {
+  withDb(admin.command('reset'))
+    .description('Remove every account and all its data, keeping the catalogs (asks first on a terminal)')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .addHelpText('after', '\nExample:\n  $ reportctl admin reset --db ci.db --yes\n\nA running server sees the empty database on its next request. Faults stay (`admin faults clear`).')
+    .action(wrap(async (_o: unknown, command: Command) => runAdminReset(command.optsWithGlobals<AdminResetOptions>(), deps)));
+}
+
+export async function runAdminReset(options: AdminResetOptions, deps: CliDeps): Promise<void> {
+  if (options.yes !== true) {
+    if (!canPrompt(deps.io, deps.env, options.input === false)) {
+      throw new UsageError('refusing to remove every account without confirmation', 'pass --yes to reset without a prompt');
+    }
+    const { confirm } = await importPackage('@inquirer/prompts');
+    const sure = await confirm(
+      { message: 'Remove every account and all its data (templates, queues, runs, analyses, keys)? This cannot be undone.', default: false },
+      { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
+    );
+    if (!sure) {
+      writeLine(deps.io.stderr, 'nothing removed');
+      return;
+    }
+  }
+  await withStore(options, deps, (store, _ops, { adminSnapshots }) => {
+    const result = adminSnapshots.resetDatabase(store);
+    print(deps, options, result, `removed ${result.accounts} account${result.accounts === 1 ? '' : 's'} and their data`);
+  });
+}

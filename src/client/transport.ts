@@ -1,0 +1,132 @@
+import type { Dispatcher } from 'undici';
+// undici's request API, proxy agent and errors by path: its index loads fetch, WebSocket,
+// caches and mocks too, which a one-shot command would pay for at every start.
+import request from 'undici/lib/api/api-request.js';
+import undiciErrors from 'undici/lib/core/errors.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import undiciApi from 'undici/lib/api/index.js';
+import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import { setFlagsFromString } from 'node:v8';
+import { NetworkError, UnexpectedResponseError } from './errors.js';
+import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
+
+let sharedDispatcher: Dispatcher | undefined;
+/** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
+function defaultDispatcher(): Dispatcher {
+  if (sharedDispatcher === undefined) {
+    // What undici's index does as it loads: the proxy agent calls connect() on its client.
+    Object.assign(UndiciDispatcher.prototype, undiciApi);
+    // undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
+    // for a command that lasts a moment, CPU and some 35 MB of memory never recouped.
+    setFlagsFromString('--liftoff-only');
+  }
+  sharedDispatcher ??= new EnvHttpProxyAgent();
+  return sharedDispatcher;
+}
+
+/**
+ * One request and its answer, whatever the status: the key and JSON body on the way out,
+ * the trace for --verbose, and undici's failures as a NetworkError. No retries here.
+ */
+export async function sendOnce(
+  options: ApiClientOptions,
+  method: string,
+  url: string,
+  body: unknown,
+  signal?: AbortSignal,
+  extra: RequestOptions['headers'] = {},
+): Promise<ApiResult> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': options.userAgent ?? 'reportctl',
+  };
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value;
+  if (options.apiKey) {
+    const header = options.keyHeader ?? 'apiKey';
+    headers[header] = header === 'Authorization' ? `Bearer ${options.apiKey}` : options.apiKey;
+  }
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  const trace = options.trace;
+  const started = options.now();
+  if (trace) {
+    trace(`> ${method} ${url}`);
+    for (const [name, value] of Object.entries(headers)) trace(`> ${name}: ${redact(name, value)}`);
+    if (payload !== undefined) trace(`> (${Buffer.byteLength(payload)} bytes of JSON)`);
+  }
+  const timeout = options.timeoutMs ?? 30_000;
+  let response: Dispatcher.ResponseData;
+  let text: string;
+  try {
+    const target = new URL(url);
+    response = await request.call(options.dispatcher ?? defaultDispatcher(), {
+      origin: target.origin,
+      path: target.pathname + target.search,
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      ...(payload !== undefined ? { body: payload } : {}),
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      ...(signal ? { signal } : {}),
+    });
+    text = await response.body.text();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw toNetworkError(error, url, timeout);
+  }
+  const responseHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (trace) {
+    trace(`< ${response.statusCode} (${options.now() - started} ms)`);
+    for (const [name, value] of Object.entries(responseHeaders)) trace(`< ${name}: ${value}`);
+  }
+  let parsed: unknown = undefined;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      if (response.statusCode < 300) throw new UnexpectedResponseError(url, 'the body is not JSON');
+      parsed = text;
+    }
+  }
+  return { status: response.statusCode, headers: responseHeaders, body: parsed, url };
+}
+
+function redact(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  if (lower === 'apikey' || lower === 'x-api-key') return '<redacted>';
+  if (lower === 'authorization') return value.replace(/^(\w+\s+).*$/, '$1<redacted>');
+  return value;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'reset before the answer was complete',
+  UND_ERR_SOCKET: 'closed before the answer was complete',
+  UND_ERR_CLOSED: 'closed before the answer was complete',
+  EPIPE: 'closed while the request was being sent',
+  ENOTFOUND: 'unknown host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+function toNetworkError(error: unknown, url: string, timeoutMs: number): NetworkError {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const own = (error as { code?: unknown }).code;
+  const code = typeof cause?.code === 'string' ? cause.code : typeof own === 'string' ? own : '';
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new NetworkError(url, `waited ${timeoutMs / 1000} s`, true, code);
+  }
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new NetworkError(new URL(url).origin, 'the connection was not accepted', true, code);
+  }
+  const known = NETWORK_REASONS[code];
+  const reason = known ? `${known} (${code})` : code || (error instanceof Error ? error.message : String(error)) || 'connection failed';
+  return new NetworkError(new URL(url).origin, reason, false, code);
+}
