@@ -61,7 +61,7 @@ export { openDatabase, BUSY_TIMEOUT_MS, type Db, type OpenDatabaseOptions } from
 export { isBusyError, retryWhileBusy, setBusyTimeout } from './busy.js';
 export { StoreOpenError, FixtureError } from './errors.js';
 export { migrate, migrations, APPLICATION_ID, type Migration } from './migrations.js';
-export { seedCatalogsIfEmpty } from './seed.js';
+export { addNewFormulaFunctions, seedCatalogsIfEmpty } from './seed.js';
 export { applyFixtures, type Fixtures, type RunFixture, type AppliedFixtures } from './fixtures.js';
 export { DEFAULT_TEMPLATE_LIMIT, hashApiKey, type Account, type ApiKeyInfo, type Caller, type IssuedKey } from './accounts.js';
 export type { TemplateFilter, TemplateLimitExceeded } from './templates.js';
