@@ -10,6 +10,7 @@ import type {
   TemplateBodyInput,
   VegetationIndexDefaults,
 } from './index.js';
+import { defaultFormulaRules } from '../formula/rules.js';
 
 /**
  * What a new database starts with. Ids are fixed literals so that a report type keeps its
@@ -285,11 +286,13 @@ export const vegetationIndexDefaults: VegetationIndexDefaults = {
     margins: { top: 2, right: 2, bottom: 2, left: 2 },
     saviL: 0.5,
   },
+  // The engine's bundled rules, so the seed and an offline check agree; the functions come
+  // from the formula function registry.
   customFormula: {
-    allowedBands: ['R', 'G', 'B', 'RE', 'NIR'],
-    allowedScalars: ['eps', 'L'],
-    allowedFunctions: ['sqrt', 'abs'],
-    rules: { divisionRequiresEps: true },
+    allowedBands: [...defaultFormulaRules.allowedBands],
+    allowedScalars: [...defaultFormulaRules.allowedScalars],
+    allowedFunctions: [...defaultFormulaRules.allowedFunctions],
+    rules: { divisionRequiresEps: defaultFormulaRules.divisionRequiresEps },
   },
 };
 

@@ -1,4 +1,6 @@
 import type { Node } from './ast.js';
+import { formulaFunction } from './functions.js';
+import { takesExactly } from './rule-messages.js';
 
 /** Raised when a formula cannot be evaluated, most often because names have no value. */
 export class FormulaEvaluationError extends Error {
@@ -12,11 +14,6 @@ export class FormulaEvaluationError extends Error {
     super(message);
   }
 }
-
-const FUNCTIONS: Readonly<Record<string, (x: number) => number>> = {
-  sqrt: Math.sqrt,
-  abs: Math.abs,
-};
 
 /**
  * Evaluates a parsed formula with IEEE double semantics (x / 0 is ±Infinity or NaN). Every
@@ -64,18 +61,18 @@ export function evaluate(ast: Node, values: Readonly<Record<string, number>>): n
         }
         break;
       case 'call': {
-        const fn = Object.hasOwn(FUNCTIONS, node.callee) ? FUNCTIONS[node.callee] : undefined;
+        const fn = formulaFunction(node.callee);
         if (fn === undefined) throw new FormulaEvaluationError(`unknown function \`${node.callee}\``);
-        if (node.args.length !== 1) {
-          throw new FormulaEvaluationError(`\`${node.callee}\` takes exactly one argument; got ${node.args.length}`);
-        }
+        if (node.args.length !== fn.arity) throw new FormulaEvaluationError(takesExactly(fn.name, fn.arity, node.args.length));
         if (ready) {
-          results.push(fn(pop()));
+          results.push(fn.apply(...results.splice(results.length - fn.arity)));
         } else {
           nodes.push(node);
           expanded.push(true);
-          const [arg] = node.args;
-          if (arg !== undefined) {
+          // Last argument first, so the first is evaluated first and its result lies deepest.
+          for (let i = node.args.length - 1; i >= 0; i--) {
+            const arg = node.args[i];
+            if (arg === undefined) continue;
             nodes.push(arg);
             expanded.push(false);
           }

@@ -1,7 +1,7 @@
-import type { TokenKind } from './scanner.js';
+import type { Token, TokenKind } from './tokens.js';
 
 const TAB = 9, LF = 10, CR = 13, SPACE = 32;
-const PLUS = 43, MINUS = 45, STAR = 42, LPAREN = 40, DOT = 46;
+const PLUS = 43, MINUS = 45, STAR = 42, DOT = 46;
 const ZERO = 48, NINE = 57, UPPER_E = 69, LOWER_E = 101, UPPER_L = 76;
 
 // ASCII character classes, looked up rather than tested in chains: the lexer is the hot loop.
@@ -95,17 +95,23 @@ export class Lexer {
     this.end = index;
   }
 
-  /** Whether the next token is `(`, as after a function's name. */
-  openParenFollows(): boolean {
-    let index = this.end;
-    let code = this.source.charCodeAt(index);
-    while (code === SPACE || code === TAB || code === LF || code === CR) code = this.source.charCodeAt(++index);
-    return code === LPAREN;
-  }
-
   /** Reads to the end, so `sawL` covers the whole formula. */
   drain(): void {
     while (this.kind !== 'eof') this.next();
+  }
+}
+
+/**
+ * Splits a formula into tokens, ending with `eof`. Never throws: characters outside the
+ * grammar become `error` tokens. Whitespace is space, tab, CR and LF only.
+ */
+export function scan(source: string): Token[] {
+  const tokens: Token[] = [];
+  const lexer = new Lexer(source);
+  for (;;) {
+    tokens.push({ kind: lexer.kind, text: lexer.text(), start: lexer.start, end: lexer.end });
+    if (lexer.kind === 'eof') return tokens;
+    lexer.next();
   }
 }
 

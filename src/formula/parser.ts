@@ -1,13 +1,11 @@
-import type { Binary, BinaryOperator, Call, Identifier, Node, UnaryOperator } from './ast.js';
-import { diagnostic, type Diagnostic } from './diagnostics.js';
+import type { BinaryOperator, Call, Identifier, Node, UnaryOperator } from './ast.js';
+import type { Diagnostic } from './diagnostics.js';
 import { Lexer } from './lexer.js';
-import type { Token, TokenKind } from './scanner.js';
+import { ABORT, ParseCursor } from './parse-cursor.js';
+import * as messages from './syntax-messages.js';
+import { DIVIDE_LIKE, MINUS_LIKE, TIMES_LIKE } from './syntax-messages.js';
 
-/**
- * Parentheses and calls nested deeper than this are refused with `too-deep`. A formula
- * within MAX_FORMULA_LENGTH nests at most 999 levels, so only over-long input meets it.
- */
-export const MAX_NESTING_DEPTH = 1000;
+export { MAX_NESTING_DEPTH } from './parse-cursor.js';
 
 export interface ParseResult {
   /** The tree, or null when there is any diagnostic. */
@@ -17,36 +15,15 @@ export interface ParseResult {
 
 /** Parses a formula. Never throws; problems come back as diagnostics. */
 export function parse(source: string): ParseResult {
-  const { ast, diagnostics } = parseWithFacts(new Lexer(source));
-  return { ast, diagnostics };
+  return parseFrom(new Lexer(source));
 }
 
-/**
- * What checkFormula needs to know of a tree, gathered while parsing so it need not walk the
- * tree again: every name read as a value, every call, and every `/` whose divisor has no
- * `eps` in it.
- */
-export interface ParseFacts {
-  identifiers: Identifier[];
-  calls: Call[];
-  divisionsWithoutEps: Binary[];
-}
-
-/** `parse` from a lexer the caller keeps (checkFormula drains it for `L`), with the facts. */
-export function parseWithFacts(lexer: Lexer): ParseResult & ParseFacts {
+/** `parse` from a lexer the caller keeps (checkFormula drains it for `L`). Syntax only: the rules are checked on the tree. */
+export function parseFrom(lexer: Lexer): ParseResult {
   const parser = new Parser(lexer);
   const ast = parser.parseFormula();
-  const { diagnostics, identifiers, calls, divisionsWithoutEps } = parser;
-  return { ast, diagnostics, identifiers, calls, divisionsWithoutEps };
+  return { ast, diagnostics: parser.diagnostics };
 }
-
-// Look-alikes of the operators; scanned as errors, reported, then read as the operator so
-// the rest of the formula is still checked.
-const MINUS_LIKE = new Set(['\u2212', '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\ufe63', '\uff0d']);
-const TIMES_LIKE = new Set(['\u00d7', '\u00b7', '\u2219', '\u22c5', '\u2217']);
-const DIVIDE_LIKE = new Set(['\u00f7', '\u2215', '\u2044']);
-
-const POWER_SUGGESTION = 'use multiplication, e.g. NIR * NIR';
 
 /** A sign, `(` or `name(` read before the operand it applies to; `open` is where its `(` is. */
 interface Prefix {
@@ -57,34 +34,15 @@ interface Prefix {
   calleeEnd?: number;
 }
 
-/** Thrown inside the parser to stop at an error it cannot recover from. */
-const ABORT = Symbol('abort');
-
 /**
  * One function per precedence level: additive, multiplicative, unary (with parsePrefixed for
  * deep nesting), primary.
  */
-class Parser {
-  readonly diagnostics: Diagnostic[] = [];
-  readonly identifiers: Identifier[] = [];
-  readonly calls: Call[] = [];
-  readonly divisionsWithoutEps: Binary[] = [];
-  /** How many `eps` names have been read: a divisor mentions eps if this grew while reading it. */
-  private epsSeen = 0;
-  private depth = 0;
-  // The token consumed last: composite nodes end where it ends; messages quote it.
-  private previousKind: TokenKind | null = null;
-  private previousStart = 0;
-  private previousEnd = 0;
-
-  constructor(private readonly lexer: Lexer) {}
-
+class Parser extends ParseCursor {
   parseFormula(): Node | null {
     const lexer = this.lexer;
     if (lexer.kind === 'eof') {
-      this.diagnostics.push(
-        diagnostic('empty', 'formula is empty', 0, lexer.source.length, 'write an expression, e.g. (NIR - R) / (NIR + R + eps)'),
-      );
+      this.diagnostics.push(messages.emptyFormula(lexer.source.length));
       return null;
     }
     try {
@@ -96,7 +54,7 @@ class Parser {
       // Formulas within MAX_FORMULA_LENGTH parse with half the default stack (tested); a
       // caller with less, or longer input, gets a diagnostic instead of a crash.
       if (error instanceof RangeError) {
-        this.diagnostics.push(diagnostic('too-deep', 'formula nests too deeply to parse', 0, lexer.source.length));
+        this.diagnostics.push(messages.tooDeepToParse(lexer.source.length));
         return null;
       }
       throw error;
@@ -133,17 +91,14 @@ class Parser {
       else if (kind === 'error' && this.isLookAlike(DIVIDE_LIKE)) op = '/';
       else if (kind === 'number' || kind === 'identifier' || kind === 'lparen') {
         // Implicit multiplication (`2NIR`, `(R)(G)`): report, then read on as if `*` were there.
-        this.diagnostics.push(this.missingOperator());
+        this.diagnostics.push(messages.missingOperator(this.current(), this.previous()));
         const right = this.parseUnary();
         left = { kind: 'binary', op: '*', left, right, start, end: this.previousEnd };
         continue;
       } else return left;
       this.advance();
-      const epsBefore = this.epsSeen;
       const right = this.parseUnary();
-      const binary: Binary = { kind: 'binary', op, left, right, start, end: this.previousEnd };
-      if (op === '/' && this.epsSeen === epsBefore) this.divisionsWithoutEps.push(binary);
-      left = binary;
+      left = { kind: 'binary', op, left, right, start, end: this.previousEnd };
     }
   }
 
@@ -202,15 +157,7 @@ class Parser {
   }
 
   private identifier(name: string, start: number, end: number): Identifier {
-    const node: Identifier = { kind: 'identifier', name, start, end };
-    this.identifiers.push(node);
-    if (name === 'eps') this.epsSeen++;
-    return node;
-  }
-
-  private call(node: Call): Call {
-    this.calls.push(node);
-    return node;
+    return { kind: 'identifier', name, start, end };
   }
 
   /** Reads the current identifier token's name. */
@@ -228,7 +175,7 @@ class Parser {
     const open = this.enter();
     if (this.kind() !== 'rparen') return { kind: 'call(', start, open, callee, calleeEnd };
     this.close(open, 'call');
-    return this.call({ kind: 'call', callee, calleeStart: start, calleeEnd, args: [], start, end: this.previousEnd });
+    return { kind: 'call', callee, calleeStart: start, calleeEnd, args: [], start, end: this.previousEnd };
   }
 
   /**
@@ -247,7 +194,7 @@ class Parser {
     } else if (operand !== undefined) {
       node = this.parseAdditive(operand.start, this.parseMultiplicative(operand.start, operand));
     } else {
-      if (this.kind() === 'rparen') this.emptyParentheses(innermost.start);
+      if (this.kind() === 'rparen') this.fail(messages.emptyParentheses(innermost.start, this.lexer.end));
       node = this.parseAdditive();
     }
     for (let i = prefixes.length - 1; i >= 0; i--) {
@@ -264,7 +211,7 @@ class Parser {
         }
         this.close(prefix.open, 'call');
         const { callee = '', calleeEnd = start } = prefix;
-        node = this.call({ kind: 'call', callee, calleeStart: start, calleeEnd, args, start, end: this.previousEnd });
+        node = { kind: 'call', callee, calleeStart: start, calleeEnd, args, start, end: this.previousEnd } satisfies Call;
       } else {
         node = { kind: 'unary', op: prefix.kind, operand: node, start, end: this.previousEnd };
       }
@@ -327,178 +274,12 @@ class Parser {
         return this.identifier(name, start, end);
       }
       default:
-        return this.fail(this.missingOperand());
+        return this.fail(messages.missingOperand(this.current(), this.previous()));
     }
-  }
-
-  private emptyParentheses(open: number): never {
-    const { end } = this.lexer;
-    return this.fail(diagnostic('missing-operand', 'empty parentheses; expected an expression inside', open, end - open));
-  }
-
-  /** Consumes a `(`, refusing nesting deeper than MAX_NESTING_DEPTH; returns its offset. */
-  private enter(): number {
-    const open = this.lexer.start;
-    this.advance();
-    if (++this.depth > MAX_NESTING_DEPTH) this.tooDeep(open);
-    return open;
-  }
-
-  private tooDeep(open: number): never {
-    return this.fail(diagnostic('too-deep', `parentheses nest more than ${MAX_NESTING_DEPTH} levels deep`, open, 1));
-  }
-
-  /** Consumes the `)` matching the `(` at `open`. */
-  private close(open: number, context: 'parentheses' | 'call'): void {
-    if (this.lexer.kind !== 'rparen') this.notClosed(open, context);
-    this.advance();
-    this.depth--;
-  }
-
-  private notClosed(open: number, context: 'parentheses' | 'call'): never {
-    if (this.lexer.kind === 'eof') {
-      this.fail(diagnostic('unbalanced-parenthesis', 'this `(` is never closed', open, 1, 'add a matching `)`'));
-    }
-    return this.fail(this.unexpected(context));
-  }
-
-  /** The current token's kind, read afresh (TypeScript cannot see `advance` change it). */
-  private kind(): TokenKind {
-    return this.lexer.kind;
-  }
-
-  private advance(): void {
-    const lexer = this.lexer;
-    this.previousKind = lexer.kind;
-    this.previousStart = lexer.start;
-    this.previousEnd = lexer.end;
-    lexer.next();
   }
 
   private powerOperator(): BinaryOperator {
-    const { start, end } = this.lexer;
-    this.diagnostics.push(diagnostic('power-operator', 'power operator is not supported', start, end - start, POWER_SUGGESTION));
+    this.diagnostics.push(messages.powerOperator(this.current()));
     return '*';
   }
-
-  /** Whether the current token is an error token in `lookAlikes`; if so, reports it. */
-  private isLookAlike(lookAlikes: ReadonlySet<string>): boolean {
-    if (this.lexer.kind !== 'error' || !lookAlikes.has(this.lexer.text())) return false;
-    this.diagnostics.push(characterDiagnostic(this.current()));
-    return true;
-  }
-
-  private current(): Token {
-    const { kind, start, end } = this.lexer;
-    return { kind, text: this.lexer.text(), start, end };
-  }
-
-  private previous(): Token | undefined {
-    if (this.previousKind === null) return undefined;
-    const text = this.lexer.source.slice(this.previousStart, this.previousEnd);
-    return { kind: this.previousKind, text, start: this.previousStart, end: this.previousEnd };
-  }
-
-  /** The current token cannot continue the expression where one ends (formula end, `)`). */
-  private unexpected(context: 'formula' | 'parentheses' | 'call'): Diagnostic {
-    const token = this.current();
-    const length = token.end - token.start;
-    if (token.kind === 'error') return characterDiagnostic(token);
-    if (token.kind === 'rparen') {
-      return diagnostic(
-        'unbalanced-parenthesis',
-        'this `)` has no matching `(`',
-        token.start,
-        length,
-        'remove it, or add a matching `(` before it',
-      );
-    }
-    if (token.kind === 'comma') {
-      const before = this.previous();
-      this.lexer.next();
-      const after = this.current();
-      const decimal =
-        before?.kind === 'number' && after.kind === 'number' && before.end === token.start && after.start === token.end;
-      return diagnostic(
-        'unexpected-token',
-        context === 'call' ? 'unexpected `,`' : 'unexpected `,` outside a function call',
-        token.start,
-        length,
-        decimal ? `use \`.\` as the decimal separator: \`${before.text}.${after.text}\`` : undefined,
-      );
-    }
-    return diagnostic('unexpected-token', `unexpected \`${token.text}\``, token.start, length);
-  }
-
-  private missingOperand(): Diagnostic {
-    const token = this.current();
-    if (token.kind === 'error') return characterDiagnostic(token);
-    const previous = this.previous();
-    if (token.kind === 'eof') {
-      if (previous === undefined) return diagnostic('missing-operand', 'expected an operand', token.start, 0);
-      return diagnostic(
-        'missing-operand',
-        `expected an operand after \`${previous.text}\``,
-        previous.start,
-        previous.end - previous.start,
-      );
-    }
-    const message =
-      previous === undefined
-        ? `expected an operand before \`${token.text}\``
-        : `expected an operand after \`${previous.text}\`, found \`${token.text}\``;
-    return diagnostic('missing-operand', message, token.start, token.end - token.start);
-  }
-
-  private missingOperator(): Diagnostic {
-    const token = this.current();
-    const previous = this.previous();
-    const bothSimple =
-      previous !== undefined &&
-      (previous.kind === 'number' || previous.kind === 'identifier') &&
-      (token.kind === 'number' || token.kind === 'identifier');
-    return diagnostic(
-      'missing-operator',
-      'missing operator; use `*` for multiplication',
-      token.start,
-      token.end - token.start,
-      bothSimple ? `write \`${previous.text} * ${token.text}\`` : `insert \`*\` before \`${token.text}\``,
-    );
-  }
-
-  private fail(found: Diagnostic): never {
-    this.diagnostics.push(found);
-    throw ABORT;
-  }
-}
-
-function characterDiagnostic(token: Token): Diagnostic {
-  const character = token.text;
-  return diagnostic(
-    'unexpected-character',
-    `unexpected character ${displayCharacter(character)}`,
-    token.start,
-    token.end - token.start,
-    characterSuggestion(character),
-  );
-}
-
-function displayCharacter(character: string): string {
-  if (/^[\p{C}\p{Z}]$/u.test(character)) {
-    const codePoint = character.codePointAt(0) ?? 0;
-    return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-  }
-  return `\`${character}\``;
-}
-
-function characterSuggestion(character: string): string | undefined {
-  if (MINUS_LIKE.has(character)) return 'use the ASCII minus `-`';
-  if (TIMES_LIKE.has(character)) return 'use `*` for multiplication';
-  if (DIVIDE_LIKE.has(character)) return 'use `/` for division';
-  if (character === '\u00b2' || character === '\u00b3') return `the power operator is not supported; ${POWER_SUGGESTION}`;
-  if ('[]{}'.includes(character)) return 'use parentheses `(` and `)` to group';
-  if (character === '"' || character === "'" || character === '`') return 'write names without quotes, e.g. NIR';
-  if (/^[\p{Z}\v\f\u200b\u2060\ufeff]$/u.test(character)) return 'use a plain space';
-  if (/^\p{L}$/u.test(character)) return 'names use ASCII letters, digits and `_`';
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import { openDatabase, type OpenDatabaseOptions } from './store/db.js';
 import { createStore, type Store } from './store/index.js';
-import { seedCatalogsIfEmpty } from './store/seed.js';
+import { addNewFormulaFunctions, seedCatalogsIfEmpty } from './store/seed.js';
 import { presets, seedCatalogs } from '../contract/default-catalogs.js';
 
 /** The database at `dbPath`, migrated and seeded: what `serve` and every `admin` command use. */
@@ -8,6 +8,7 @@ export function openStore(dbPath: string, options: OpenDatabaseOptions = {}): St
   const db = openDatabase(dbPath, options);
   try {
     seedCatalogsIfEmpty(db, seedCatalogs, presets);
+    addNewFormulaFunctions(db, seedCatalogs.vegetationIndexDefaults.customFormula.allowedFunctions);
     return createStore(db);
   } catch (error) {
     db.close();

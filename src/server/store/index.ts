@@ -62,7 +62,7 @@ export { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
 export { SERVING_BUSY_TIMEOUT_MS, isBusyError, retryWhileBusy, setBusyTimeout, whileServing } from './busy.js';
 export { StoreOpenError, FixtureError } from './errors.js';
 export { migrate, migrations, APPLICATION_ID, type Migration } from './migrations.js';
-export { seedCatalogsIfEmpty } from './seed.js';
+export { addNewFormulaFunctions, seedCatalogsIfEmpty } from './seed.js';
 export { applyFixtures, type AppliedFixtures } from './fixtures.js';
 export { DEFAULT_TEMPLATE_LIMIT, hashApiKey, type Account, type ApiKeyInfo, type Caller, type IssuedKey } from './accounts.js';
 export type { TemplateFilter, TemplateLimitExceeded } from './templates.js';

@@ -163,6 +163,22 @@ export const migrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 4,
+    description: 'the formula functions each database has been given',
+    // One row per formula function ever added to this database's catalog: a function the
+    // release's registry has and this table lacks is added once (seed.ts), so a new function
+    // reaches an old database while an administrator's removal of one is not undone. sqrt and
+    // abs are in every catalog seeded before this table.
+    sql: `
+      CREATE TABLE formula_functions (
+        name TEXT PRIMARY KEY,
+        added_at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO formula_functions (name, added_at)
+        VALUES ('sqrt', strftime('%Y-%m-%dT%H:%M:%fZ')), ('abs', strftime('%Y-%m-%dT%H:%M:%fZ'));
+    `,
+  },
 ];
 
 export function newerVersionError(file: string, version: number, latest = migrations.length): StoreOpenError {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Catalogs, Preset } from '../../contract/index.js';
+import type { Catalogs, Preset, VegetationIndexDefaults } from '../../contract/index.js';
 import { catalogNames } from './catalogs.js';
 
 /**
@@ -30,4 +30,38 @@ export function seedCatalogsIfEmpty(
     return { catalogs: inserted, presets: presetCount };
   });
   return seed.immediate();
+}
+
+/**
+ * Adds to the vegetation-index catalog each of `functionNames` this database has never been
+ * given, and records it in formula_functions: a new release's formula functions reach an
+ * existing database, once, so a function an administrator removed stays removed. Returns the
+ * names added. Nothing happens before the catalog is seeded (the seed carries them).
+ */
+export function addNewFormulaFunctions(
+  db: Database.Database,
+  functionNames: readonly string[],
+  now: () => Date = () => new Date(),
+): string[] {
+  const given = db.prepare<[], string>('SELECT name FROM formula_functions').pluck();
+  const record = db.prepare<[string, string]>('INSERT INTO formula_functions (name, added_at) VALUES (?, ?)');
+  const catalog = db.prepare<[string], string>('SELECT document FROM catalogs WHERE name = ?').pluck();
+  const update = db.prepare<[string, string, string]>('UPDATE catalogs SET document = ?, updated_at = ? WHERE name = ?');
+  const add = db.transaction((): string[] => {
+    const known = new Set(given.all());
+    const fresh = functionNames.filter((name) => !known.has(name));
+    const document = catalog.get(catalogNames.vegetationIndexDefaults);
+    if (fresh.length === 0 || document === undefined) return [];
+    const defaults = JSON.parse(document) as VegetationIndexDefaults;
+    const allowed = defaults.customFormula.allowedFunctions;
+    const added = fresh.filter((name) => !allowed.includes(name));
+    const addedAt = now().toISOString();
+    if (added.length > 0) {
+      allowed.push(...added);
+      update.run(JSON.stringify(defaults), addedAt, catalogNames.vegetationIndexDefaults);
+    }
+    for (const name of fresh) record.run(name, addedAt);
+    return added;
+  });
+  return add.immediate();
 }

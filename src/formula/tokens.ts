@@ -1,5 +1,4 @@
-import { Lexer } from './lexer.js';
-
+// The token types, apart from the lexer so that every module can name them without a cycle.
 export type TokenKind =
   | 'number'
   | 'identifier'
@@ -23,18 +22,4 @@ export interface Token {
   start: number;
   /** Offset just past the last code unit. */
   end: number;
-}
-
-/**
- * Splits a formula into tokens, ending with `eof`. Never throws: characters outside the
- * grammar become `error` tokens. Whitespace is space, tab, CR and LF only.
- */
-export function scan(source: string): Token[] {
-  const tokens: Token[] = [];
-  const lexer = new Lexer(source);
-  for (;;) {
-    tokens.push({ kind: lexer.kind, text: lexer.text(), start: lexer.start, end: lexer.end });
-    if (lexer.kind === 'eof') return tokens;
-    lexer.next();
-  }
 }
