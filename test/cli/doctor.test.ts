@@ -7,6 +7,7 @@ import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { runCli } from '../helpers/cli.js';
 import { startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
 import { fakeService, json } from '../helpers/fake-service.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 
 interface Check {
   name: string;
@@ -97,13 +98,14 @@ describe('reportctl doctor', () => {
     const stdout = new PassThrough().setEncoding('utf8');
     let output = '';
     stdout.on('data', (chunk: string) => (output += chunk));
-    const deps = (now: string): CliDeps => ({
-      io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
-      env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
-      clock: { ...systemClock, now: () => Date.parse(now) },
-      signal: new AbortController().signal,
-      nodeVersion: '20.20.2',
-    });
+    const deps = (now: string): CliDeps =>
+      systemDeps({
+        io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+        env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+        clock: { ...systemClock, now: () => Date.parse(now) },
+        signal: new AbortController().signal,
+        nodeVersion: '20.20.2',
+      });
     expect(await runDoctor({}, deps('2026-11-23T12:00:00Z'))).toBe(0);
     expect(output).toContain('warn node: Node.js 20.20.2 is past its end of life (2026-04-30): it gets no more security fixes\n    fix: install Node.js 22 or 24 (maintained LTS)\n');
     output = '';

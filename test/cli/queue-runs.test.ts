@@ -6,6 +6,7 @@ import { runQueueRunsWatch } from '../../src/cli/commands/queue-runs/watch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSI, runCli, spawnCli } from '../helpers/cli.js';
 import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 
 interface Run {
   id: string;
@@ -276,12 +277,12 @@ describe('queue-runs watch', () => {
     const stdout = terminal();
     let screen = '';
     stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
-    const deps: CliDeps = {
+    const deps: CliDeps = systemDeps({
       io: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
       env: { ...envFor(watched.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
       clock: systemClock,
       signal: new AbortController().signal,
-    };
+    });
     const watching = runQueueRunsWatch(run.id, { interval: 0.5, exitStatus: true }, deps);
     for (let step = 0; step < 3; step++) {
       await new Promise((resolve) => setTimeout(resolve, 600));

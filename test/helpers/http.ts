@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runCli, spawnCli, type CliResult, type SpawnedCli } from './cli.js';
 import { checkTraffic } from './openapi-traffic.js';
-import { api, tempDir, type IssuedKey, type TestServer } from './server.js';
+import { api, tempDir, type IssuedKey, type ServiceUnderTest } from './server.js';
 
 /** ISO 8601 UTC with exactly three fractional digits (PRODUCT.md: "with milliseconds"). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -210,7 +210,7 @@ export function adminRaw(db: string, ...args: string[]): Promise<CliResult> {
 }
 
 /** A sub-user of `accountId` with its own key. */
-export function newSubUser(server: TestServer, accountId: string, name: string): Promise<IssuedKey> {
+export function newSubUser(server: ServiceUnderTest, accountId: string, name: string): Promise<IssuedKey> {
   return server.admin<IssuedKey>('keys', 'create', '--account', accountId, '--sub-user', name);
 }
 

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeData, writeLine } from '../../io.js';
-import { importPackage } from '../../import-package.js';
 import type { Wrap } from '../../program.js';
 import { adminFailure, loadEmbedded, opts, print, withDb, withStore, type AdminOptions } from './shared/store.js';
 
@@ -76,11 +75,10 @@ export async function runAdminReset(options: AdminOptions & { yes?: unknown }, d
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError('refusing to remove every account without confirmation', 'pass --yes to reset without a prompt');
     }
-    const { confirm } = await importPackage('@inquirer/prompts');
-    const sure = await confirm(
-      { message: 'Remove every account and all its data (templates, queues, runs, analyses, keys)? This cannot be undone.', default: false },
-      { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
-    );
+    const sure = await deps.prompter.confirm({
+      message: 'Remove every account and all its data (templates, queues, runs, analyses, keys)? This cannot be undone.',
+      default: false,
+    });
     if (!sure) {
       writeLine(deps.io.stderr, 'nothing removed');
       return;

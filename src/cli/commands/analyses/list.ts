@@ -51,12 +51,11 @@ export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[
 }
 
 export async function runAnalysesList(options: AnalysesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { analysisSchema }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printList }, { analysisSchema }] = await Promise.all([
     import('../../list-output.js'),
     import('../../../contract/index.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
   await printList(
     deps,

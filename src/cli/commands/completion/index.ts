@@ -51,11 +51,10 @@ Template and run ids complete from the service with your profile's key.`,
 }
 
 async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<string[]> {
-  const [{ connect }] = await Promise.all([import('../../session.js')]);
   // A TAB must not hang: 2 s, unless REPORTCTL_TIMEOUT_MS sets the wait for answers.
   const setMs = Number(deps.env.REPORTCTL_TIMEOUT_MS);
   const budgetMs = Number.isInteger(setMs) && setMs > 0 ? setMs : 2000;
-  const session = await connect({ ...options, verbose: false }, { ...deps, signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]) });
+  const session = await deps.api({ ...options, verbose: false }, { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]) });
   const query = { page: 1, limit: 100 };
   switch (kind) {
     case 'template-ids':

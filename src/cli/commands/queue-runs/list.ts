@@ -29,12 +29,11 @@ Examples:
 }
 
 export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { queueRunSchema }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printList }, { queueRunSchema }] = await Promise.all([
     import('../../list-output.js'),
     import('../../../contract/index.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   await printList(
     deps,
     session,

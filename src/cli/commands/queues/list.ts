@@ -34,12 +34,11 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
 }
 
 export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { queueSchema }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printList }, { queueSchema }] = await Promise.all([
     import('../../list-output.js'),
     import('../../../contract/index.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   await printList(
     deps,
     session,

@@ -5,7 +5,6 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import type { Session } from '../../session.js';
-import { importPackage } from '../../import-package.js';
 
 export interface TemplatesCreateOptions extends GlobalOptions {
   file?: string;
@@ -56,12 +55,11 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   if (options.fromPreset !== undefined && options.name === undefined && !interactive) {
     throw new UsageError('--from-preset needs --name NAME (the new template\'s name)');
   }
-  const [{ connect }, { submitTemplate }, { printJson }] = await Promise.all([
-    import('../../session.js'),
+  const [{ submitTemplate }, { printJson }] = await Promise.all([
     import('./submit.js'),
     import('../../output.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
 
   let body: unknown;
   if (options.file !== undefined) {
@@ -74,11 +72,11 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     const seed = await presetBody(session, options.fromPreset, deps);
     let name = options.name;
     if (name === undefined) {
-      const { input } = await importPackage('@inquirer/prompts');
-      name = await input(
-        { message: 'Template name', required: true, validate: (value) => (value.trim().length > 0 && value.length <= 200) || '1 to 200 characters' },
-        { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
-      );
+      name = await deps.prompter.input({
+        message: 'Template name',
+        required: true,
+        validate: (value) => (value.trim().length > 0 && value.length <= 200) || '1 to 200 characters',
+      });
     }
     body = { ...seed, name };
   } else {

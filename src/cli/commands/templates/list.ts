@@ -45,12 +45,11 @@ async function checkReportType(reportType: string, session: Session, deps: CliDe
 }
 
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { templateSchema }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printList }, { templateSchema }] = await Promise.all([
     import('../../list-output.js'),
     import('../../../contract/index.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
   await printList(

@@ -11,12 +11,11 @@ export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: W
 }
 
 export async function runTemplatesPresets(options: GlobalOptions & ListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }, { presetSchema }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printList }, { presetSchema }] = await Promise.all([
     import('../../list-output.js'),
     import('../../../contract/index.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   await printList(
     deps,
     session,
