@@ -99,7 +99,10 @@ export const refusingPrompter: Prompter = new Proxy({} as Prompter, {
 });
 
 type PromptKind = keyof Prompter;
-/** What a scripted question answers: the value, or for select/checkbox the choices' names. */
+/**
+ * What a scripted question answers: the value (for select and checkbox, the choices' names),
+ * or a function of the question that returns it or throws as a prompt would (Ctrl-C).
+ */
 export type ScriptedAnswer = { kind: PromptKind; message: string | RegExp; answer: unknown };
 export interface AskedQuestion {
   kind: PromptKind;
@@ -123,11 +126,11 @@ export interface ScriptedPrompter extends Prompter {
 export function scriptedPrompter(...script: ScriptedAnswer[]): ScriptedPrompter {
   const queue = [...script];
   const asked: AskedQuestion[] = [];
-  const next = (kind: PromptKind, question: { message: string }): ScriptedAnswer => {
+  const next = (kind: PromptKind, question: { message: string }): { answer: unknown } => {
     const entry = queue.shift();
     const matches = entry && entry.kind === kind && (typeof entry.message === 'string' ? question.message.includes(entry.message) : entry.message.test(question.message));
     if (!matches) throw new Error(`unexpected ${kind} prompt "${question.message}"; the script expected ${entry ? `${entry.kind} ${String(entry.message)}` : 'no more questions'}`);
-    return entry;
+    return { answer: typeof entry.answer === 'function' ? (entry.answer as (asked: unknown) => unknown)(question) : entry.answer };
   };
   const record = (kind: PromptKind, question: { message: string }): AskedQuestion => {
     const entry = { kind, message: question.message, question: question as Record<string, unknown>, refused: [] };
@@ -144,7 +147,8 @@ export function scriptedPrompter(...script: ScriptedAnswer[]): ScriptedPrompter 
     }
   };
   const pick = <Value>(choices: ReadonlyArray<Choice<Value> | typeof SEPARATOR>, name: unknown): Value => {
-    const found = choices.find((choice): choice is Choice<Value> => 'name' in choice && choice.name.includes(String(name)));
+    const named = choices.filter((choice): choice is Choice<Value> => 'name' in choice);
+    const found = named.find((choice) => choice.name === name) ?? named.find((choice) => choice.name.includes(String(name)));
     if (!found) throw new Error(`no choice named ${String(name)} among ${choices.map((choice) => ('name' in choice ? choice.name : '---')).join(', ')}`);
     return found.value;
   };
