@@ -215,7 +215,9 @@ export interface InProcessService extends ServiceUnderTest {
   running: RunningServer;
 }
 
-export async function startInProcessService(options: { readsPerMinute?: number; writesPerMinute?: number } = {}): Promise<InProcessService> {
+export async function startInProcessService(
+  options: { readsPerMinute?: number; writesPerMinute?: number; rateWindowSeconds?: number } = {},
+): Promise<InProcessService> {
   const db = join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
   const running = await startServer({
     host: '127.0.0.1',
@@ -224,6 +226,7 @@ export async function startInProcessService(options: { readsPerMinute?: number; 
     demo: false,
     readsPerMinute: options.readsPerMinute ?? 100_000,
     writesPerMinute: options.writesPerMinute ?? 100_000,
+    ...(options.rateWindowSeconds !== undefined ? { rateWindowMs: options.rateWindowSeconds * 1000 } : {}),
   });
   const admin = adminOn(db, (args) => runInProcess(args));
   return {
