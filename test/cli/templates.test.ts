@@ -431,21 +431,6 @@ writeFileSync(file, JSON.stringify(template, null, 2));
     expect(result.stderr).toContain(file);
   });
 
-  it('on a terminal a refused edit reopens with the reasons on top; saved unchanged, it gives up', async () => {
-    const template = await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: 'reopen me' }));
-    const reopened: string[] = [];
-    const editor = scriptedEditor(editJson((edited) => (edited.mapResolution = 5)), (text) => {
-      reopened.push(text);
-      return text;
-    });
-    const result = await cli(account, ['edit', template.id], {}, { editor, tty: { stdin: true, stdout: true } });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/edit given up; nothing was sent/);
-    expect(reopened[0]).toMatch(/^\/\/ reportctl: the edit was not applied/);
-    expect(reopened[0]).toMatch(/^\/\/ .*mapResolution/m);
-    expect((await getTemplate(account, template.id)).template.updatedAt).toBe(template.updatedAt);
-  });
-
   it('an editor that fails sends nothing', async () => {
     const template = await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: 'editor fails' }));
     const result = await cli(account, ['edit', template.id], {}, { editor: scriptedEditor(() => ({ exitStatus: 1 })) });
