@@ -46,7 +46,7 @@ export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Pr
   const [{ settingsFor }, { openConfig }, { parseSettingValue, redactKey }, { ApiResponseError }] = await Promise.all([
     import('../../session.js'),
     import('../../config.js'),
-    import('../config/settings.js'),
+    import('../config/shared/settings.js'),
     import('../../../client/errors.js'),
   ]);
   const before = await settingsFor(options, deps);

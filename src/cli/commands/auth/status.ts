@@ -24,7 +24,7 @@ type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
 export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const [{ redactKey }, { ApiResponseError, NetworkError }, { writeLine }, { printFields }] = await Promise.all([
-    import('../config/settings.js'),
+    import('../config/shared/settings.js'),
     import('../../../client/errors.js'),
     import('../../io.js'),
     import('../../output.js'),

@@ -2,8 +2,8 @@ import { Argument, type Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
-import { COMPLETABLE_ID, bashScript, fishScript, zshScript } from './scripts.js';
-import { completionTree } from './tree.js';
+import { COMPLETABLE_ID, bashScript, fishScript, zshScript } from './shared/scripts.js';
+import { completionTree } from './shared/tree.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof shells)[number];

@@ -6,7 +6,7 @@ import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../program.js';
 import { keyHint } from '../../explain.js';
 import { visible } from '../../sanitize.js';
-import { maintainedLtsMajors, pastEndOfLife } from './node-releases.js';
+import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
 
 export interface DoctorCheck {
   name: string;

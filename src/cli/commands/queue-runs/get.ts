@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../program.js';
-import { stepColumns, stepsDone } from './columns.js';
+import { stepColumns, stepsDone } from './shared/columns.js';
 
 export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent

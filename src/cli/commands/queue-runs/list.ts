@@ -3,7 +3,7 @@ import { queueRunStatuses } from '../../../contract/vocabulary.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../program.js';
-import { queueRunColumns } from './columns.js';
+import { queueRunColumns } from './shared/columns.js';
 
 export interface QueueRunsListOptions extends GlobalOptions, ListOptions {
   status?: string;

@@ -9,7 +9,7 @@ import { visible } from '../../sanitize.js';
 import { secondsOption } from '../../parse.js';
 import type { Wrap } from '../../program.js';
 import type { Style } from '../../style.js';
-import { currentStep, stepsDone, stepSymbol } from './columns.js';
+import { currentStep, stepsDone, stepSymbol } from './shared/columns.js';
 
 export interface QueueRunsWatchOptions extends GlobalOptions {
   interval: number;

@@ -56,7 +56,7 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     throw new UsageError('--from-preset needs --name NAME (the new template\'s name)');
   }
   const [{ submitTemplate }, { printJson }] = await Promise.all([
-    import('./submit.js'),
+    import('./shared/submit.js'),
     import('../../output.js'),
   ]);
   const session = await deps.api(options);
@@ -80,7 +80,7 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     }
     body = { ...seed, name };
   } else {
-    const { runCreateWizard } = await import('./wizard.js');
+    const { runCreateWizard } = await import('./shared/wizard.js');
     const fromWizard = await runCreateWizard(session, deps);
     if (fromWizard === null) {
       writeLine(deps.io.stderr, 'nothing created');

@@ -56,7 +56,7 @@ export async function runTemplatesEdit(reference: string, options: GlobalOptions
   const [{ validateTemplateBody }, { invalidTemplate, submitTemplate }, { printJson }, { resolveTemplate }, { parseJsonText }, { explainError }] =
     await Promise.all([
       import('../../../contract/index.js'),
-      import('./submit.js'),
+      import('./shared/submit.js'),
       import('../../output.js'),
       import('../../resolve.js'),
       import('../../input.js'),

@@ -5,7 +5,7 @@ import { addListOptions, choiceOption, type ListOptions } from '../../list-optio
 import type { Wrap } from '../../program.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
-import { templateColumns } from './columns.js';
+import { templateColumns } from './shared/columns.js';
 
 export interface TemplatesListOptions extends GlobalOptions, ListOptions {
   analysisType?: string;

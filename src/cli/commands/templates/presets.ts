@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../program.js';
-import { presetColumns } from './columns.js';
+import { presetColumns } from './shared/columns.js';
 
 export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: Wrap): void {
   addListOptions(parent.command('presets').description('List starter templates (use one with `templates create --from-preset ID`)'))

@@ -28,7 +28,7 @@ Examples:
 
 export async function runTemplatesReplace(reference: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
   const [{ submitTemplate }, { printJson }, { readJsonInput }, { resolveTemplateId }] = await Promise.all([
-    import('./submit.js'),
+    import('./shared/submit.js'),
     import('../../output.js'),
     import('../../input.js'),
     import('../../resolve.js'),

@@ -44,7 +44,7 @@ export async function runTemplatesValidate(files: string[], options: TemplatesVa
   const [{ readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
     import('../../input.js'),
     import('../../../contract/index.js'),
-    import('./explain.js'),
+    import('./shared/issue-hints.js'),
     import('../../explain.js'),
   ]);
   // Every file is read first: a bad one is a usage error before any request.

@@ -1,11 +1,11 @@
-import type { AnalysisType, Catalogs, Preset, ReportTypeEntry } from '../../../contract/index.js';
-import { paperSizes } from '../../../contract/vocabulary.js';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { jsonForTerminal, visible } from '../../sanitize.js';
-import type { Session } from '../../session.js';
-import { SEPARATOR, type Prompter } from '../../prompter.js';
+import type { AnalysisType, Catalogs, Preset, ReportTypeEntry } from '../../../../contract/index.js';
+import { paperSizes } from '../../../../contract/vocabulary.js';
+import type { CliDeps } from '../../../context.js';
+import { CliError, ExitCode } from '../../../errors.js';
+import { writeLine } from '../../../io.js';
+import { jsonForTerminal, visible } from '../../../sanitize.js';
+import type { Session } from '../../../session.js';
+import { SEPARATOR, type Prompter } from '../../../prompter.js';
 
 type StartFrom = { kind: 'scratch' } | { kind: 'preset'; preset: Preset };
 
@@ -23,8 +23,8 @@ const ANALYSIS_TYPE_HINTS: Record<AnalysisType, string> = {
  */
 export async function runCreateWizard(session: Session, deps: CliDeps): Promise<Record<string, unknown> | null> {
   const [{ allItems }, { presetSchema, validateTemplateBody }] = await Promise.all([
-    import('../../../client/paging.js'),
-    import('../../../contract/index.js'),
+    import('../../../../client/paging.js'),
+    import('../../../../contract/index.js'),
   ]);
   const prompts = deps.prompter;
 
@@ -128,8 +128,8 @@ async function scratchBody(prompts: Prompter, catalogs: Catalogs, language: 'en'
 /** indexName, and for Custom_Index the formula (checked as typed) and L when it uses L. */
 async function askIndex(prompts: Prompter, catalogs: Catalogs): Promise<Record<string, unknown>> {
   const [{ CUSTOM_INDEX, formulaRulesOf }, { checkFormula }] = await Promise.all([
-    import('../../../contract/index.js'),
-    import('../../../formula/check.js'),
+    import('../../../../contract/index.js'),
+    import('../../../../formula/check.js'),
   ]);
   const viDefaults = catalogs.vegetationIndexDefaults;
   const indexName = await prompts.select<string>({
