@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { Dispatcher } from 'undici';
-import { expect } from 'vitest';
+import { MockAgent, type Dispatcher } from 'undici';
+import { afterEach, expect } from 'vitest';
 import type { IssuedKey } from '../../src/admin/operations.js';
 import type { CliDeps, Clock } from '../../src/cli/context.js';
 import type { Editor } from '../../src/cli/editor.js';
@@ -246,4 +246,26 @@ export function inProcessServiceForSuite(options: Parameters<typeof startInProce
   env: Record<string, string>;
 } {
   return suiteWith(() => startInProcessService(options));
+}
+
+const agents: MockAgent[] = [];
+afterEach(async () => {
+  for (const agent of agents.splice(0)) {
+    try {
+      agent.assertNoPendingInterceptors();
+    } finally {
+      await agent.close();
+    }
+  }
+});
+
+/**
+ * undici's MockAgent for answers a real service does not give on demand: pass it as
+ * `dispatcher`. Nothing reaches the network; an interceptor left unused fails the test.
+ */
+export function mockAgent(): MockAgent {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  agents.push(agent);
+  return agent;
 }
