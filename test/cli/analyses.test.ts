@@ -4,17 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSI } from '../helpers/cli.js';
 import { api, tempDir } from '../helpers/server.js';
 import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import type { Analysis, Paginated as Page } from '../../src/contract/index.js';
 
-interface Analysis {
-  id: string;
-  lotId: string;
-  analysisType: string;
-  status: string;
-}
-interface Page<T> {
-  total: number;
-  data: T[];
-}
 
 let server: InProcessService;
 let key: string;

@@ -5,16 +5,13 @@ import { generalBody } from '../contract/fixtures.js';
 import { spawnCli } from '../helpers/cli.js';
 import { api, startServe, tempDir, type IssuedKey } from '../helpers/server.js';
 import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import type { Fault } from '../../src/contract/faults.js';
 
 /**
  * Injected faults end to end: added with `admin faults add` to a running server's database
  * (or with `serve --fault`), met by the real CLI's retry and watch logic.
  */
 
-interface Fault {
-  id: string;
-  remaining: number | null;
-}
 
 let server: InProcessService;
 let account: IssuedKey;

@@ -8,18 +8,8 @@ import { ANSI, spawnCli } from '../helpers/cli.js';
 import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
 import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import type { Paginated as Page, QueueRun as Run } from '../../src/contract/index.js';
 
-interface Run {
-  id: string;
-  status: string;
-  steps: { order: number; status: string }[];
-}
-interface Page<T> {
-  total: number;
-  page: number;
-  limit: number;
-  data: T[];
-}
 
 let server: InProcessService;
 /** An account with more than 100 queues and runs, for paging. */

@@ -7,16 +7,11 @@ import { api, type IssuedKey } from '../helpers/server.js';
 import { readCatalogs, type CatalogsOverHttp, type Page, type TemplateDoc } from '../helpers/http.js';
 import { Keys, spawnCliInPty } from '../helpers/pty.js';
 import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService, type ScriptedAnswer } from '../helpers/in-process.js';
+import type { Preset as PresetDoc } from '../../src/contract/index.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const UUID_LINE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n$/;
 
-interface PresetDoc {
-  id: string;
-  name: string;
-  description: string;
-  seedPayload: Record<string, unknown>;
-}
 
 let server: InProcessService;
 let account: IssuedKey;
