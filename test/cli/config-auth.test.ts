@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 
 let server: InProcessService;
 let key: string;
@@ -181,6 +181,18 @@ describe('auth', () => {
     expect(result.stderr).toContain('rejected');
     expect(result.stderr).toContain('nothing was saved');
     expect(existsSync(configFile(dir))).toBe(false);
+  });
+
+  it('on a terminal, login asks for the key (a blank answer is refused), then saves it', async () => {
+    const dir = tempDir('reportctl-config-');
+    const prompter = scriptedPrompter(
+      { kind: 'password', message: `API key for ${server.url}`, answer: '  ' },
+      { kind: 'password', message: `API key for ${server.url}`, answer: ` ${key} ` },
+    );
+    const result = await runInProcess(['auth', 'login'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url }, tty: { stdin: true, stdout: true }, prompter });
+    expect(result.code, result.stderr).toBe(0);
+    expect(prompter.asked[0]!.refused).toEqual(['paste the key (it is not shown)']);
+    expect(readConfig(dir).profiles?.default?.apiKey).toBe(key);
   });
 
   it('without a terminal and without --with-key-stdin, login is a usage error naming the flag', async () => {
