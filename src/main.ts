@@ -1,6 +1,7 @@
 // The only module that touches `process`: argv and streams in, exit code out.
 import { runCli } from './cli/program.js';
 import { systemClock } from './cli/context.js';
+import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
 
 const interrupt = new AbortController();
@@ -18,7 +19,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
 });
 
-void runCli(process.argv.slice(2), {
+void runCli(process.argv.slice(2), systemDeps({
   io: {
     // Read on first use: creating stdin loads stream and tty machinery most commands never need.
     get stdin() {
@@ -31,7 +32,7 @@ void runCli(process.argv.slice(2), {
   clock: systemClock,
   signal: interrupt.signal,
   nodeVersion: process.versions.node,
-}).then(async (code) => {
+})).then(async (code) => {
   process.exitCode = code;
   // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
   // handed every byte to the reader, however slow it is.

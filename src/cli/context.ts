@@ -1,4 +1,10 @@
+import type { Dispatcher } from 'undici';
+import type { ServiceApi } from '../client/api.js';
+import type { Settings } from './config.js';
+import type { Editor } from './editor.js';
 import type { Env, IOStreams } from './io.js';
+import type { Prompter } from './prompter.js';
+import type { Style } from './style.js';
 
 export interface Clock {
   now(): number;
@@ -15,6 +21,39 @@ export interface CliDeps {
   signal: AbortSignal;
   /** The Node.js version running us (for `doctor`); tests may pretend another. */
   nodeVersion?: string;
+  /**
+   * The service as the global options, the profile and the environment configure it, built
+   * on first call (undici and the rest load only then).
+   */
+  api(options: GlobalOptions, tuning?: ApiTuning): Promise<Session>;
+  prompter: Prompter;
+  editor: Editor;
+  /** Where requests go; tests give undici's MockAgent. Default: the shared proxy-aware agent. */
+  dispatcher?: Dispatcher;
+}
+
+/** For commands that need the client other than the usual way. */
+export interface ApiTuning {
+  /** Instead of `CliDeps.signal` (a deadline of the command's own). */
+  signal?: AbortSignal;
+  /** Instead of REPORTCTL_TIMEOUT_MS or the client's default. */
+  timeoutMs?: number;
+  /** false: one attempt, no waiting out 429s or retrying 5xx. */
+  retries?: false;
+}
+
+/** What a command that talks to the service needs, built once per invocation. */
+export interface Session {
+  settings: Settings;
+  api: ServiceApi;
+  style: Style;
+  /** Progress for people: a spinner on a TTY stderr, nothing otherwise. */
+  progress: Progress;
+}
+
+export interface Progress {
+  update(text: string): void;
+  stop(): void;
 }
 
 /** Options every command accepts (set on the root command, readable from any verb). */

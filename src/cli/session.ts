@@ -1,26 +1,13 @@
-import type { ServiceApi } from '../client/api.js';
 import { readConfig, resolveSettings, type Settings } from './config.js';
-import type { CliDeps, GlobalOptions } from './context.js';
+import type { ApiTuning, CliDeps, GlobalOptions, Progress, Session } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { colorEnabled, isStderrTTY, writeLine } from './io.js';
-import { loadStyle, type Style } from './style.js';
+import { loadStyle } from './style.js';
 import { visible } from './sanitize.js';
 import { importPackage } from './import-package.js';
 
-/** What a command that talks to the service needs, built once per invocation. */
-export interface Session {
-  settings: Settings;
-  api: ServiceApi;
-  style: Style;
-  /** Progress for people: a spinner on a TTY stderr, nothing otherwise. */
-  progress: Progress;
-}
-
-export interface Progress {
-  update(text: string): void;
-  stop(): void;
-}
+export type { Progress, Session } from './context.js';
 
 export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promise<Settings> {
   return resolveSettings(options, deps.env, readConfig(deps.env).config);
@@ -41,7 +28,8 @@ export async function startProgress(deps: CliDeps): Promise<Progress> {
   };
 }
 
-export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Session> {
+/** What `CliDeps.api` is outside tests: the configured client, its style and progress. */
+export async function connect(options: GlobalOptions, deps: CliDeps, tuning: ApiTuning = {}): Promise<Session> {
   const configured = await settingsFor(options, deps);
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
   for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
@@ -50,14 +38,16 @@ export async function connect(options: GlobalOptions, deps: CliDeps): Promise<Se
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
   const progress = await startProgress(deps);
   const tty = isStderrTTY(deps.io);
-  const timeoutMs = timeoutFrom(deps.env);
+  const timeoutMs = tuning.timeoutMs ?? timeoutFrom(deps.env);
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
     keyHeader: settings.keyHeader,
     sleep: deps.clock.sleep,
     now: deps.clock.now,
-    signal: deps.signal,
+    signal: tuning.signal ?? deps.signal,
+    ...(tuning.retries === false ? { maxTransientRetries: 0, maxRateLimitRetries: 0 } : {}),
+    ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     userAgent: 'reportctl',
     keySource: settings.sources.apiKey,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -15,6 +15,8 @@ import { runAdminQueueRunsEnqueue } from '../../src/cli/commands/admin/queue-run
 import { runAdminQueuesCreate } from '../../src/cli/commands/admin/queues/create.js';
 import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { CliError, ExitCode } from '../../src/cli/errors.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
+import { refusingPrompter } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/server.js';
 
 /** Fake streams; `stdout()` and `stderr()` return what the verb has written so far. */
@@ -25,7 +27,7 @@ function fakeDeps() {
   const err: string[] = [];
   stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()));
   stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()));
-  const deps: CliDeps = { io: { stdin: new PassThrough(), stdout, stderr }, env: {}, clock: systemClock, signal: new AbortController().signal };
+  const deps: CliDeps = systemDeps({ io: { stdin: new PassThrough(), stdout, stderr }, env: {}, clock: systemClock, signal: new AbortController().signal }, { prompter: refusingPrompter });
   return { deps, stdout: () => out.join(''), stderr: () => err.join('') };
 }
 

@@ -1,27 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, runCli } from '../helpers/cli.js';
-import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { ANSI } from '../helpers/cli.js';
+import { api, tempDir } from '../helpers/server.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import type { Analysis, Paginated as Page } from '../../src/contract/index.js';
 
-interface Analysis {
-  id: string;
-  lotId: string;
-  analysisType: string;
-  status: string;
-}
-interface Page<T> {
-  total: number;
-  data: T[];
-}
 
-let server: TestServer;
+let server: InProcessService;
 let key: string;
 const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
 const types = ['counting', 'replanting', 'path'] as const;
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   const account = await server.newAccount();
   key = account.apiKey;
   const file = join(tempDir(), 'fixtures.json');
@@ -44,7 +36,7 @@ afterAll(async () => {
 describe('analyses list', () => {
   it('--json prints the page the service returned', async () => {
     const [result, expected] = await Promise.all([
-      runCli(['analyses', 'list', '--json', '--limit', '30', '--page', '3'], { env: env() }),
+      runInProcess(['analyses', 'list', '--json', '--limit', '30', '--page', '3'], { env: env() }),
       api(server, 'GET', '/api/v2/analyses?limit=30&page=3', { key }),
     ]);
     expect(result.code).toBe(0);
@@ -54,7 +46,7 @@ describe('analyses list', () => {
 
   it('--lot, --analysis-type and --status become the lotId, analysisType and status query parameters', async () => {
     const [result, expected] = await Promise.all([
-      runCli(['analyses', 'list', '--lot', 'lot-1', '--analysis-type', 'replanting', '--status', 'completed', '--all', '--json'], { env: env() }),
+      runInProcess(['analyses', 'list', '--lot', 'lot-1', '--analysis-type', 'replanting', '--status', 'completed', '--all', '--json'], { env: env() }),
       api(server, 'GET', '/api/v2/analyses?lotId=lot-1&analysisType=replanting&status=completed&limit=100', { key }),
     ]);
     expect(result.code).toBe(0);
@@ -65,7 +57,7 @@ describe('analyses list', () => {
   });
 
   it('--all returns every analysis exactly once across pages', async () => {
-    const result = await runCli(['analyses', 'list', '--all', '--json'], { env: env() });
+    const result = await runInProcess(['analyses', 'list', '--all', '--json'], { env: env() });
     expect(result.code).toBe(0);
     const items = JSON.parse(result.stdout) as Analysis[];
     expect(items).toHaveLength(150);
@@ -75,7 +67,7 @@ describe('analyses list', () => {
   });
 
   it('piped: tab-separated rows, no colour, nothing but rows on stdout', async () => {
-    const result = await runCli(['analyses', 'list', '--status', 'failed', '--limit', '100'], { env: env() });
+    const result = await runInProcess(['analyses', 'list', '--status', 'failed', '--limit', '100'], { env: env() });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(ANSI);
     const rows = result.stdout.trim().split('\n').map((line) => line.split('\t'));
@@ -85,13 +77,13 @@ describe('analyses list', () => {
   });
 
   it('an empty result is success', async () => {
-    const result = await runCli(['analyses', 'list', '--lot', 'lot-none'], { env: env() });
+    const result = await runInProcess(['analyses', 'list', '--lot', 'lot-none'], { env: env() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
   });
 
   it('a status outside the allowed set is a usage error (exit 2)', async () => {
-    const result = await runCli(['analyses', 'list', '--status', 'running'], { env: env() });
+    const result = await runInProcess(['analyses', 'list', '--status', 'running'], { env: env() });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('completed, failed');
   });

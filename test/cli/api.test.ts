@@ -1,16 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { fakeService, json } from '../helpers/fake-service.js';
 
-let server: TestServer;
+let server: InProcessService;
 let key: string;
 const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   const account = await server.newAccount();
   key = account.apiKey;
   await server.admin('queues', 'create', '--account', account.accountId, '--name', 'North lots', '--step', 'lot-a:counting');
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 describe('reportctl api', () => {
   it('GET /api/v2/queues prints what the service returned', async () => {
-    const [result, expected] = await Promise.all([runCli(['api', 'GET', '/api/v2/queues'], { env: env() }), api(server, 'GET', '/api/v2/queues', { key })]);
+    const [result, expected] = await Promise.all([runInProcess(['api', 'GET', '/api/v2/queues'], { env: env() }), api(server, 'GET', '/api/v2/queues', { key })]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(expected.body);
@@ -29,9 +29,9 @@ describe('reportctl api', () => {
   });
 
   it('GET fields go to the query string; the method may be lower case', async () => {
-    const result = await runCli(['api', 'get', 'api/v2/catalogs/report-types', '--verbose'], { env: env() });
+    const result = await runInProcess(['api', 'get', 'api/v2/catalogs/report-types', '--verbose'], { env: env() });
     expect(result.code).toBe(0);
-    const listed = await runCli(['api', 'GET', '/api/v2/templates/presets', '-F', 'limit=2', '--field', 'page=2', '--verbose'], { env: env() });
+    const listed = await runInProcess(['api', 'GET', '/api/v2/templates/presets', '-F', 'limit=2', '--field', 'page=2', '--verbose'], { env: env() });
     expect(listed.code).toBe(0);
     expect(listed.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/templates\/presets\?limit=2&page=2$/m);
     expect(JSON.parse(listed.stdout)).toMatchObject({ page: 2, limit: 2 });
@@ -40,17 +40,17 @@ describe('reportctl api', () => {
   });
 
   it('other methods send the fields as a JSON body, typed when they parse as JSON', async () => {
-    const valid = await runCli(['api', 'POST', '/api/v2/templates/validate-formula', '-F', 'formula=NIR / (R + eps)'], { env: env() });
+    const valid = await runInProcess(['api', 'POST', '/api/v2/templates/validate-formula', '-F', 'formula=NIR / (R + eps)'], { env: env() });
     expect(valid.code).toBe(0);
     expect(JSON.parse(valid.stdout)).toEqual({ valid: true, usesL: false });
     // `123` is sent as a number, so the service rejects it by type (exit 1, its message on stderr).
-    const typed = await runCli(['api', 'POST', '/api/v2/templates/validate-formula', '-F', 'formula=123'], { env: env() });
+    const typed = await runInProcess(['api', 'POST', '/api/v2/templates/validate-formula', '-F', 'formula=123'], { env: env() });
     expect(typed.code).toBe(1);
     expect(typed.stdout).toBe('');
     expect(typed.stderr).toContain('400 VALIDATION_FAILED');
     expect(typed.stderr).toContain('formula');
     // A JSON string stays a string.
-    const quoted = await runCli(['api', 'POST', '/api/v2/templates/validate-formula', '-F', 'formula="NIR"'], { env: env() });
+    const quoted = await runInProcess(['api', 'POST', '/api/v2/templates/validate-formula', '-F', 'formula="NIR"'], { env: env() });
     expect(JSON.parse(quoted.stdout)).toEqual({ valid: true, usesL: false });
   });
 
@@ -58,35 +58,35 @@ describe('reportctl api', () => {
     const presets = (await api(server, 'GET', '/api/v2/templates/presets', { key })).body as { data: { seedPayload: Record<string, unknown> }[] };
     const file = join(tempDir(), 'template.json');
     writeFileSync(file, JSON.stringify({ ...presets.data[0]!.seedPayload, name: 'From a file' }));
-    const created = await runCli(['api', 'POST', '/api/v2/templates', '--input', file], { env: env() });
+    const created = await runInProcess(['api', 'POST', '/api/v2/templates', '--input', file], { env: env() });
     expect(created.code).toBe(0);
     const template = JSON.parse(created.stdout) as { id: string; name: string };
     expect(template.name).toBe('From a file');
     expect((await api(server, 'GET', `/api/v2/templates/${template.id}`, { key })).body).toEqual(template);
 
-    const replaced = await runCli(['api', 'PUT', `/api/v2/templates/${template.id}`, '--input', '-'], {
+    const replaced = await runInProcess(['api', 'PUT', `/api/v2/templates/${template.id}`, '--input', '-'], {
       env: env(),
       input: JSON.stringify({ ...presets.data[0]!.seedPayload, name: 'From stdin' }),
     });
     expect(replaced.code).toBe(0);
     expect((JSON.parse(replaced.stdout) as { name: string }).name).toBe('From stdin');
 
-    const deleted = await runCli(['api', 'DELETE', `/api/v2/templates/${template.id}`], { env: env() });
+    const deleted = await runInProcess(['api', 'DELETE', `/api/v2/templates/${template.id}`], { env: env() });
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toBe('');
-    expect((await runCli(['api', 'DELETE', `/api/v2/templates/${template.id}`], { env: env() })).code).toBe(4);
+    expect((await runInProcess(['api', 'DELETE', `/api/v2/templates/${template.id}`], { env: env() })).code).toBe(4);
   });
 
   it('errors exit like every command: unknown method 2, unknown path 4, no key 3, bad --input 2', async () => {
-    const method = await runCli(['api', 'FETCH', '/api/v2/queues'], { env: env() });
+    const method = await runInProcess(['api', 'FETCH', '/api/v2/queues'], { env: env() });
     expect(method.code).toBe(2);
     expect(method.stderr).toContain('GET, POST, PUT, DELETE, PATCH, HEAD');
-    expect((await runCli(['api', 'GET', '/api/v2/nothing-here'], { env: env() })).code).toBe(4);
-    expect((await runCli(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: server.url } })).code).toBe(3);
-    const notJson = await runCli(['api', 'POST', '/api/v2/templates', '--input', '-'], { env: env(), input: 'not json' });
+    expect((await runInProcess(['api', 'GET', '/api/v2/nothing-here'], { env: env() })).code).toBe(4);
+    expect((await runInProcess(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: server.url } })).code).toBe(3);
+    const notJson = await runInProcess(['api', 'POST', '/api/v2/templates', '--input', '-'], { env: env(), input: 'not json' });
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain('--input');
-    const field = await runCli(['api', 'POST', '/api/v2/templates', '-F', 'novalue'], { env: env() });
+    const field = await runInProcess(['api', 'POST', '/api/v2/templates', '-F', 'novalue'], { env: env() });
     expect(field.code).toBe(2);
   });
 
@@ -94,7 +94,7 @@ describe('reportctl api', () => {
     const elsewhere = await fakeService((_request, response) => json(response, 200, { followed: true }));
     for (const status of [301, 302, 307, 308]) {
       const service = await fakeService((_request, response) => json(response, status, { moved: true }, { location: `${elsewhere.url}/api/v2/queues` }));
-      const result = await runCli(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: key } });
+      const result = await runInProcess(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: key } });
       expect(result.code, `${status}: ${result.stderr}`).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain(`answered ${status}, a redirect to ${elsewhere.url}/api/v2/queues`);

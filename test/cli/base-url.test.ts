@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runCli } from '../helpers/cli.js';
-import { serverForSuite, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 
 describe('base URL mistakes', () => {
-  const suite = serverForSuite();
+  const suite = inProcessServiceForSuite();
   const list = (baseUrl: string) =>
-    runCli(['templates', 'list', '--json'], { env: { REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_BASE_URL: baseUrl, REPORTCTL_CONFIG_DIR: tempDir() } });
+    runInProcess(['templates', 'list', '--json'], { env: { REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_BASE_URL: baseUrl, REPORTCTL_CONFIG_DIR: tempDir() } });
 
   it('a trailing /api/v2 is dropped, with a note', async () => {
     const result = await list(`${suite.server.url}/api/v2/`);
@@ -43,7 +43,7 @@ describe('base URL mistakes', () => {
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-      const result = await runCli(['doctor'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: 'rctl_x', REPORTCTL_CONFIG_DIR: tempDir() } });
+      const result = await runInProcess(['doctor'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: 'rctl_x', REPORTCTL_CONFIG_DIR: tempDir() } });
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/service: .*answered 404, but not as the report templates API/);
       expect(result.stdout).not.toMatch(/api key: accepted/);

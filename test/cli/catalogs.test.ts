@@ -1,14 +1,15 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, runCli } from '../helpers/cli.js';
-import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { ANSI } from '../helpers/cli.js';
+import { api, tempDir } from '../helpers/server.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 
-let server: TestServer;
+let server: InProcessService;
 let key: string;
 const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   key = (await server.newAccount()).apiKey;
 });
 afterAll(async () => {
@@ -30,7 +31,7 @@ describe('catalogs --json prints what the service returned', () => {
     ['statistics', '/api/v2/catalogs/statistics'],
     ['vi-defaults', '/api/v2/catalogs/vegetation-index-defaults'],
   ])('catalogs %s', async (verb, path) => {
-    const [result, expected] = await Promise.all([runCli(['catalogs', verb, '--json'], { env: env() }), api(server, 'GET', path, { key })]);
+    const [result, expected] = await Promise.all([runInProcess(['catalogs', verb, '--json'], { env: env() }), api(server, 'GET', path, { key })]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(expected.body);
@@ -38,7 +39,7 @@ describe('catalogs --json prints what the service returned', () => {
 
   it('report-types --analysis-type narrows the JSON to that array', async () => {
     const [result, expected] = await Promise.all([
-      runCli(['catalogs', 'report-types', '--analysis-type', 'replanting', '--json'], { env: env() }),
+      runInProcess(['catalogs', 'report-types', '--analysis-type', 'replanting', '--json'], { env: env() }),
       api(server, 'GET', '/api/v2/catalogs/report-types', { key }),
     ]);
     expect(result.code).toBe(0);
@@ -53,14 +54,14 @@ describe('catalogs for people', () => {
       { id: string; key: string; label: { en: string; es: string }; reportCategory: string }[]
     >;
     const configDir = tempDir('reportctl-config-');
-    const english = await runCli(['catalogs', 'report-types'], { env: { ...env(), REPORTCTL_CONFIG_DIR: configDir, LANG: 'C' } });
+    const english = await runInProcess(['catalogs', 'report-types'], { env: { ...env(), REPORTCTL_CONFIG_DIR: configDir, LANG: 'C' } });
     expect(english.code).toBe(0);
     const rows = english.stdout.trim().split('\n').map((line) => line.split('\t'));
     const entries = Object.entries(catalog).flatMap(([type, list]) => list.map((entry) => ({ type, entry })));
     expect(rows).toEqual(entries.map(({ type, entry }) => [type, entry.key, entry.label.en, entry.reportCategory, entry.id]));
 
-    expect((await runCli(['config', 'set', 'language', 'es'], { env: { REPORTCTL_CONFIG_DIR: configDir } })).code).toBe(0);
-    const spanish = await runCli(['catalogs', 'report-types', '--analysis-type', 'counting'], {
+    expect((await runInProcess(['config', 'set', 'language', 'es'], { env: { REPORTCTL_CONFIG_DIR: configDir } })).code).toBe(0);
+    const spanish = await runInProcess(['catalogs', 'report-types', '--analysis-type', 'counting'], {
       env: { ...env(), REPORTCTL_CONFIG_DIR: configDir, LANG: 'C' },
     });
     expect(spanish.code).toBe(0);
@@ -69,7 +70,7 @@ describe('catalogs for people', () => {
 
   it('statistics piped: analysis type and key per line', async () => {
     const catalog = (await api(server, 'GET', '/api/v2/catalogs/statistics', { key })).body as Record<string, string[]>;
-    const result = await runCli(['catalogs', 'statistics'], { env: env() });
+    const result = await runInProcess(['catalogs', 'statistics'], { env: env() });
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual(Object.entries(catalog).flatMap(([type, keys]) => keys.map((k) => `${type}\t${k}`)));
   });
@@ -79,7 +80,7 @@ describe('catalogs for people', () => {
       indexNames: string[];
       accentColors: Record<string, string>;
     };
-    const result = await runCli(['catalogs', 'vi-defaults'], { env: env() });
+    const result = await runInProcess(['catalogs', 'vi-defaults'], { env: env() });
     expect(result.code).toBe(0);
     for (const name of defaults.indexNames) expect(result.stdout).toMatch(new RegExp(`^${name}\\t${defaults.accentColors[name]}\\t`, 'm'));
     expect(result.stdout).toContain('map resolution  150 dpi');
@@ -88,17 +89,17 @@ describe('catalogs for people', () => {
   });
 
   it('no colour codes when piped or with NO_COLOR, even when FORCE_COLOR asks for them', async () => {
-    const forced = await runCli(['catalogs', 'vi-defaults'], { env: { ...env(), FORCE_COLOR: '1' } });
+    const forced = await runInProcess(['catalogs', 'vi-defaults'], { env: { ...env(), FORCE_COLOR: '1' } });
     expect(forced.stdout).toMatch(ANSI); // the check below would notice colour
     for (const extra of [{}, { NO_COLOR: '1', FORCE_COLOR: '1' }]) {
       for (const verb of ['report-types', 'statistics', 'vi-defaults']) {
-        const result = await runCli(['catalogs', verb], { env: { ...env(), ...extra } });
+        const result = await runInProcess(['catalogs', verb], { env: { ...env(), ...extra } });
         expect(result.code).toBe(0);
         expect(result.stdout).not.toMatch(ANSI);
         expect(result.stderr).not.toMatch(ANSI);
       }
     }
-    const noColorFlag = await runCli(['catalogs', 'vi-defaults', '--no-color'], { env: { ...env(), FORCE_COLOR: '1' } });
+    const noColorFlag = await runInProcess(['catalogs', 'vi-defaults', '--no-color'], { env: { ...env(), FORCE_COLOR: '1' } });
     expect(noColorFlag.stdout).not.toMatch(ANSI);
   });
 });
@@ -106,14 +107,14 @@ describe('catalogs for people', () => {
 describe('failures', () => {
   it('an unreachable base URL exits 6 and names the URL', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const result = await runCli(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: key } });
+    const result = await runInProcess(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: key } });
     expect(result.code).toBe(6);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(url);
   });
 
   it('a rejected key exits 3', async () => {
-    const result = await runCli(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_wrong' } });
+    const result = await runInProcess(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_wrong' } });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('API_KEY_INVALID');
@@ -124,7 +125,7 @@ describe('rate limit', () => {
   // The fourth call waits most of a window, shortened from the rolling minute to 15 s
   // (long enough that the first three calls surely fall inside it, even on a loaded machine).
   it('a 429 is waited out and retried: four quick calls all succeed at 3 reads per window', { timeout: 60_000 }, async () => {
-    const limited = await startServe({ readsPerMinute: 3, extraArgs: ['--rate-window-seconds', '15'] });
+    const limited = await startInProcessService({ readsPerMinute: 3, rateWindowSeconds: 15 });
     try {
       const limitedKey = (await limited.newAccount()).apiKey;
       const limitedEnv = { REPORTCTL_BASE_URL: limited.url, REPORTCTL_API_KEY: limitedKey };
@@ -133,7 +134,7 @@ describe('rate limit', () => {
         const started = Date.now();
         // Piped, waits are told only with --verbose (on a terminal a spinner says so).
         const verbose = call === 3 ? ['--verbose'] : [];
-        const result = await runCli(['catalogs', 'statistics', '--json', ...verbose], { env: limitedEnv, timeoutMs: 100_000 });
+        const result = await runInProcess(['catalogs', 'statistics', '--json', ...verbose], { env: limitedEnv });
         results.push({ ...result, ms: Date.now() - started });
       }
       for (const result of results) {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { nodeVersionCheck, runDoctor } from '../../src/cli/commands/doctor/doctor.js';
 import { systemClock, type CliDeps } from '../../src/cli/context.js';
-import { runCli } from '../helpers/cli.js';
-import { startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
-import { fakeService, json } from '../helpers/fake-service.js';
+import { tempDir, type IssuedKey } from '../helpers/server.js';
+import { mockAgent, runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 
 interface Check {
   name: string;
@@ -15,19 +15,22 @@ interface Check {
   fix?: string;
 }
 
-let server: TestServer;
+let server: InProcessService;
 let account: IssuedKey;
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   account = await server.newAccount();
 });
 afterAll(() => server.stop());
+
+/** Where the MockAgent answers; nothing listens there. */
+const SERVICE = 'http://service.test:4747';
 
 const checksOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as Check[]).map((check) => [check.name, check]));
 
 describe('reportctl doctor', () => {
   it('passes with a reachable service and a valid key', async () => {
-    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey } });
+    const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey } });
     expect(result.code).toBe(0);
     const checks = checksOf(result.stdout);
     // Node 20, this machine's, is past its end of life: a warning, which does not fail doctor.
@@ -38,14 +41,14 @@ describe('reportctl doctor', () => {
   });
 
   it('fails on a refused key and says how to fix it', async () => {
-    const result = await runCli(['doctor'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_not-a-key' } });
+    const result = await runInProcess(['doctor'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_not-a-key' } });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/FAIL api key/);
     expect(result.stdout).toMatch(/fix: .*auth login/);
   });
 
   it('fails on an unreachable service, naming the URL', async () => {
-    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: 'http://127.0.0.1:9', REPORTCTL_API_KEY: 'x' } });
+    const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: 'http://127.0.0.1:9', REPORTCTL_API_KEY: 'x' } });
     expect(result.code).toBe(1);
     const checks = checksOf(result.stdout);
     expect(checks.service!.status).toBe('fail');
@@ -58,7 +61,7 @@ describe('reportctl doctor', () => {
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ profiles: { default: { baseUrl: server.url, apiKey: account.apiKey } } }));
     chmodSync(file, 0o644);
-    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(1);
     const checks = checksOf(result.stdout);
     expect(checks['config file']!.status).toBe('fail');
@@ -70,24 +73,26 @@ describe('reportctl doctor', () => {
   // Issue 17, item 6: only a 2xx proves the key. A service that limits per address answers
   // 429 before it looks at the key, so an unknown key was reported accepted.
   it('a 429 means the key was not checked: fail, exit 1, never "accepted"', async () => {
-    const service = await fakeService((_request, response) =>
-      json(response, 429, { error: 'RATE_LIMITED', message: 'too many requests' }, { 'retry-after': '42' }),
-    );
-    const result = await runCli(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_unknown' } });
+    const agent = mockAgent();
+    // One request: doctor does not wait out the limit (a second one would find no answer).
+    agent
+      .get(SERVICE)
+      .intercept({ method: 'GET', path: '/api/v2/templates?limit=1' })
+      .reply(429, { error: 'RATE_LIMITED', message: 'too many requests' }, { headers: { 'content-type': 'application/json', 'retry-after': '42' } });
+    const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: SERVICE, REPORTCTL_API_KEY: 'rctl_unknown' }, dispatcher: agent });
     expect(result.code).toBe(1);
     const key = checksOf(result.stdout)['api key']!;
     expect(key.status).toBe('fail');
     expect(key.detail).toBe('not checked: the service is rate limiting requests (it asks to wait 42 s)');
-    // One request: doctor does not wait out the limit.
-    expect(service.requests.length).toBe(1);
   });
 
   it.each([301, 302, 304, 307])('a %i is not success: the key was not checked, exit 1', async (status) => {
-    const service = await fakeService((_request, response) => {
-      response.writeHead(status, { location: 'https://example.invalid/api/v2/templates' });
-      response.end();
-    });
-    const result = await runCli(['doctor'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_unknown' } });
+    const agent = mockAgent();
+    agent
+      .get(SERVICE)
+      .intercept({ method: 'GET', path: '/api/v2/templates?limit=1' })
+      .reply(status, '', { headers: { location: 'https://example.invalid/api/v2/templates' } });
+    const result = await runInProcess(['doctor'], { env: { REPORTCTL_BASE_URL: SERVICE, REPORTCTL_API_KEY: 'rctl_unknown' }, dispatcher: agent });
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('accepted');
     expect(result.stdout).toContain(`FAIL api key: not checked: the service answered ${status}, a redirect to https://example.invalid/api/v2/templates`);
@@ -97,13 +102,14 @@ describe('reportctl doctor', () => {
     const stdout = new PassThrough().setEncoding('utf8');
     let output = '';
     stdout.on('data', (chunk: string) => (output += chunk));
-    const deps = (now: string): CliDeps => ({
-      io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
-      env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
-      clock: { ...systemClock, now: () => Date.parse(now) },
-      signal: new AbortController().signal,
-      nodeVersion: '20.20.2',
-    });
+    const deps = (now: string): CliDeps =>
+      systemDeps({
+        io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+        env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+        clock: { ...systemClock, now: () => Date.parse(now) },
+        signal: new AbortController().signal,
+        nodeVersion: '20.20.2',
+      });
     expect(await runDoctor({}, deps('2026-11-23T12:00:00Z'))).toBe(0);
     expect(output).toContain('warn node: Node.js 20.20.2 is past its end of life (2026-04-30): it gets no more security fixes\n    fix: install Node.js 22 or 24 (maintained LTS)\n');
     output = '';

@@ -2,27 +2,25 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generalBody } from '../contract/fixtures.js';
-import { runCli, spawnCli } from '../helpers/cli.js';
-import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { spawnCli } from '../helpers/cli.js';
+import { api, startServe, tempDir, type IssuedKey } from '../helpers/server.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import type { Fault } from '../../src/contract/faults.js';
 
 /**
  * Injected faults end to end: added with `admin faults add` to a running server's database
  * (or with `serve --fault`), met by the real CLI's retry and watch logic.
  */
 
-interface Fault {
-  id: string;
-  remaining: number | null;
-}
 
-let server: TestServer;
+let server: InProcessService;
 let account: IssuedKey;
 const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey });
 const addFault = (...args: string[]) => server.admin<Fault>('faults', 'add', ...args);
 const faults = () => server.admin<Fault[]>('faults', 'list');
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   account = await server.newAccount();
 });
 afterAll(async () => {
@@ -33,7 +31,7 @@ describe('faults against the CLI', () => {
   it('templates list rides out two 503s', async () => {
     await server.admin('faults', 'clear');
     const fault = await addFault('--route', 'GET /api/v2/templates', '--status', '503', '--count', '2');
-    const result = await runCli(['templates', 'list', '--json', '--verbose'], { env: env() });
+    const result = await runInProcess(['templates', 'list', '--json', '--verbose'], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ total: 0 });
     expect(result.stderr.match(/^< 503/gm)).toHaveLength(2);
@@ -49,7 +47,7 @@ describe('faults against the CLI', () => {
     const file = join(tempDir(), 'template.json');
     writeFileSync(file, JSON.stringify(generalBody({ name: 'after a 429' })));
     const started = Date.now();
-    const result = await runCli(['templates', 'create', '--file', file, '--verbose'], { env: env() });
+    const result = await runInProcess(['templates', 'create', '--file', file, '--verbose'], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^< 429/m);
     expect(result.stderr).toMatch(/^< retry-after: 1$/m);
@@ -66,7 +64,7 @@ describe('faults against the CLI', () => {
     const run = await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id);
     for (let step = 0; step < 3; step++) await server.admin('queue-runs', 'advance', run.id);
     await addFault('--route', 'GET /api/v2/queue-runs', '--reset-connection', '--count', '1');
-    const result = await runCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--exit-status', '--verbose'], { env: env() });
+    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--exit-status', '--verbose'], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/completed/);
     expect(result.stderr).toMatch(/retry 1 in/);
@@ -137,7 +135,7 @@ describe('faulted answers', () => {
       ['--route', 'FETCH /x', '--status', '503'],
       ['--route', 'GET /api/v2/queues', '--status', '503', '--rate', '2'],
     ]) {
-      const result = await runCli(['admin', 'faults', 'add', '--db', server.db, ...args]);
+      const result = await runInProcess(['admin', 'faults', 'add', '--db', server.db, ...args]);
       expect(result.code, args.join(' ')).toBe(2);
     }
     expect(await faults()).toEqual([]);
@@ -146,7 +144,7 @@ describe('faulted answers', () => {
 
 describe('--count under concurrent requests', () => {
   it('is used up exactly, across two servers on one database', async () => {
-    const second = await startServe({ db: server.db });
+    const second = await startServe({ db: server.db }); // another process on the same file
     try {
       await server.admin('faults', 'clear');
       await addFault('--route', 'GET /api/v2/queues', '--status', '503', '--count', '7');
@@ -190,7 +188,7 @@ describe('serve --fault and --seed', () => {
   });
 
   it('a spec that does not parse is a usage error naming the syntax', async () => {
-    const result = await runCli(['serve', '--port', '0', '--db', ':memory:', '--fault', 'GET /api/v2/queues=418']);
+    const result = await runInProcess(['serve', '--port', '0', '--db', ':memory:', '--fault', 'GET /api/v2/queues=418']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('METHOD /PATH=ACTION');
   });

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { buildProgram, runCli } from '../../src/cli/program.js';
 import type { CliDeps } from '../../src/cli/context.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 
 function fakeDeps(): { deps: CliDeps; stdout: () => string; stderr: () => string } {
   let out = '';
@@ -12,12 +13,12 @@ function fakeDeps(): { deps: CliDeps; stdout: () => string; stderr: () => string
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return {
-    deps: {
+    deps: systemDeps({
       io: { stdin: new PassThrough(), stdout, stderr },
       env: {},
       clock: { now: () => Date.now(), sleep: async () => {} },
       signal: new AbortController().signal,
-    },
+    }),
     stdout: () => out,
     stderr: () => err,
   };

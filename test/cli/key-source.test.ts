@@ -1,44 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { serverForSuite, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/server.js';
+import { runInProcess, inProcessServiceForSuite } from '../helpers/in-process.js';
 
 /** The trap: a stale key exported in the shell, a good one saved by `auth login`. */
 describe('a 401 says where the refused key came from', () => {
-  const suite = serverForSuite();
+  const suite = inProcessServiceForSuite();
 
   it('a stale REPORTCTL_API_KEY: every 401 names it, login warns, doctor says so', async () => {
     const env = { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_API_KEY: 'rctl_stale' };
-    const refused = await runCli(['templates', 'list'], { env });
+    const refused = await runInProcess(['templates', 'list'], { env });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/the key came from the environment variable REPORTCTL_API_KEY/);
     expect(refused.stderr).toMatch(/unset REPORTCTL_API_KEY/);
 
-    const login = await runCli(['auth', 'login', '--with-key-stdin'], { env, input: suite.account.apiKey });
+    const login = await runInProcess(['auth', 'login', '--with-key-stdin'], { env, input: suite.account.apiKey });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toMatch(/warning: REPORTCTL_API_KEY is set and overrides the key just saved/);
 
-    const doctor = await runCli(['doctor'], { env });
+    const doctor = await runInProcess(['doctor'], { env });
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/key source: REPORTCTL_API_KEY is set and overrides the key saved in profile default/);
     expect(doctor.stdout).toMatch(/unset REPORTCTL_API_KEY/);
 
-    const unset = await runCli(['templates', 'list'], { env: { ...env, REPORTCTL_API_KEY: undefined } });
+    const unset = await runInProcess(['templates', 'list'], { env: { ...env, REPORTCTL_API_KEY: undefined } });
     expect(unset.code, unset.stderr).toBe(0);
   });
 
   it('a refused key from a profile, or from --api-key, is named as such', async () => {
     const env = { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_CONFIG_DIR: tempDir() };
-    expect((await runCli(['config', 'set', 'api-key', 'rctl_revoked'], { env })).code).toBe(0);
-    const fromProfile = await runCli(['templates', 'list'], { env });
+    expect((await runInProcess(['config', 'set', 'api-key', 'rctl_revoked'], { env })).code).toBe(0);
+    const fromProfile = await runInProcess(['templates', 'list'], { env });
     expect(fromProfile.code).toBe(3);
     expect(fromProfile.stderr).toMatch(/the key came from profile default/);
-    const fromFlag = await runCli(['templates', 'list', '--api-key', 'rctl_wrong'], { env });
+    const fromFlag = await runInProcess(['templates', 'list', '--api-key', 'rctl_wrong'], { env });
     expect(fromFlag.code).toBe(3);
     expect(fromFlag.stderr).toMatch(/the key came from --api-key/);
   });
 
   it('no key at all says how to set one', async () => {
-    const result = await runCli(['templates', 'list'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_CONFIG_DIR: tempDir() } });
+    const result = await runInProcess(['templates', 'list'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_CONFIG_DIR: tempDir() } });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/no key is set: run `reportctl auth login`/);
   });

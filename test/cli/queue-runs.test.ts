@@ -4,22 +4,14 @@ import { PassThrough } from 'node:stream';
 import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { runQueueRunsWatch } from '../../src/cli/commands/queue-runs/watch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, runCli, spawnCli } from '../helpers/cli.js';
+import { ANSI, spawnCli } from '../helpers/cli.js';
 import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import type { Paginated as Page, QueueRun as Run } from '../../src/contract/index.js';
 
-interface Run {
-  id: string;
-  status: string;
-  steps: { order: number; status: string }[];
-}
-interface Page<T> {
-  total: number;
-  page: number;
-  limit: number;
-  data: T[];
-}
 
-let server: TestServer;
+let server: InProcessService;
 /** An account with more than 100 queues and runs, for paging. */
 let many: { accountId: string; apiKey: string };
 /** An account with one saved queue of three steps, for runs that tests drive. */
@@ -62,7 +54,7 @@ async function watchWhileAdvancing(runId: string, steps: number, args: string[] 
 }
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   many = await server.newAccount();
   await seed(many.accountId, {
     queues: Array.from({ length: 105 }, (_, index) => ({ name: `queue ${index}`, steps: [{ lotId: `lot-${index}`, analysisType: 'counting' }] })),
@@ -86,7 +78,7 @@ describe('queues list and queue-runs list', () => {
       [['queue-runs', 'list', '--limit', '7', '--page', '2'], '/api/v2/queue-runs?limit=7&page=2'],
       [['queue-runs', 'list', '--status', 'running'], '/api/v2/queue-runs?status=running'],
     ] as const) {
-      const [result, expected] = await Promise.all([runCli([...command, '--json'], { env: envFor(many.apiKey) }), api(server, 'GET', path, { key: many.apiKey })]);
+      const [result, expected] = await Promise.all([runInProcess([...command, '--json'], { env: envFor(many.apiKey) }), api(server, 'GET', path, { key: many.apiKey })]);
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(JSON.parse(result.stdout)).toEqual(expected.body);
@@ -98,7 +90,7 @@ describe('queues list and queue-runs list', () => {
       [['queues', 'list'], '/api/v2/queues', 105],
       [['queue-runs', 'list'], '/api/v2/queue-runs', 130],
     ] as const) {
-      const result = await runCli([...command, '--all', '--json'], { env: envFor(many.apiKey) });
+      const result = await runInProcess([...command, '--all', '--json'], { env: envFor(many.apiKey) });
       expect(result.code).toBe(0);
       const items = JSON.parse(result.stdout) as { id: string }[];
       expect(items).toHaveLength(total);
@@ -109,7 +101,7 @@ describe('queues list and queue-runs list', () => {
   });
 
   it('--status filters, piped output is tab-separated without colour, and the footer goes to stderr', async () => {
-    const result = await runCli(['queue-runs', 'list', '--status', 'completed'], { env: { ...envFor(many.apiKey), NO_COLOR: '1' } });
+    const result = await runInProcess(['queue-runs', 'list', '--status', 'completed'], { env: { ...envFor(many.apiKey), NO_COLOR: '1' } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(ANSI);
     const rows = result.stdout.trim().split('\n').map((line) => line.split('\t'));
@@ -119,7 +111,7 @@ describe('queues list and queue-runs list', () => {
   });
 
   it('rejects a status the service does not know (exit 2)', async () => {
-    const result = await runCli(['queue-runs', 'list', '--status', 'done'], { env: envFor(many.apiKey) });
+    const result = await runInProcess(['queue-runs', 'list', '--status', 'done'], { env: envFor(many.apiKey) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('pending, claimed, running, completed, failed, cancelled');
   });
@@ -129,21 +121,21 @@ describe('queue-runs get', () => {
   it('--json prints the run as the service lists it, wherever it is in the list', async () => {
     const second = (await api(server, 'GET', '/api/v2/queue-runs?limit=100&page=2', { key: many.apiKey })).body as Page<Run>;
     const run = second.data[5]!;
-    const result = await runCli(['queue-runs', 'get', run.id, '--json'], { env: envFor(many.apiKey) });
+    const result = await runInProcess(['queue-runs', 'get', run.id, '--json'], { env: envFor(many.apiKey) });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(run);
   });
 
   it('shows the run and its steps for people', async () => {
     const run = await enqueue(['--name', 'Shown run']);
-    const result = await runCli(['queue-runs', 'get', run.id], { env: envFor(watched.apiKey) });
+    const result = await runInProcess(['queue-runs', 'get', run.id], { env: envFor(watched.apiKey) });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^name\s+Shown run$/m);
     expect(result.stdout).toMatch(/^1\tlot-a\tcounting\tpending\t-\t-$/m);
   });
 
   it('an unknown run id exits 4 with a clear message', async () => {
-    const result = await runCli(['queue-runs', 'get', 'no-such-run'], { env: envFor(watched.apiKey) });
+    const result = await runInProcess(['queue-runs', 'get', 'no-such-run'], { env: envFor(watched.apiKey) });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('queue run no-such-run not found');
@@ -151,7 +143,7 @@ describe('queue-runs get', () => {
 
   it("another account's run is not found either", async () => {
     const run = await enqueue();
-    const result = await runCli(['queue-runs', 'get', run.id], { env: envFor(many.apiKey) });
+    const result = await runInProcess(['queue-runs', 'get', run.id], { env: envFor(many.apiKey) });
     expect(result.code).toBe(4);
   });
 });
@@ -194,7 +186,7 @@ describe('queue-runs watch', () => {
   it('--timeout reached with the run still going exits 8', async () => {
     const run = await enqueue();
     const started = Date.now();
-    const result = await runCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '1'], { env: envFor(watched.apiKey) });
+    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '1'], { env: envFor(watched.apiKey) });
     expect(result.code).toBe(8);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.stderr).toContain(`queue run ${run.id} is still pending after 1 s`);
@@ -205,11 +197,11 @@ describe('queue-runs watch', () => {
     const run = await enqueue();
     await server.admin('queue-runs', 'cancel', run.id);
     const started = Date.now();
-    const plain = await runCli(['queue-runs', 'watch', run.id], { env: envFor(watched.apiKey) });
+    const plain = await runInProcess(['queue-runs', 'watch', run.id], { env: envFor(watched.apiKey) });
     expect(Date.now() - started).toBeLessThan(5_000); // not one 5 s interval
     expect(plain.code).toBe(0);
     expect(plain.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(` run ${run.id} cancelled step 1/3 lot-a counting skipped$`))]);
-    const strict = await runCli(['queue-runs', 'watch', run.id, '--exit-status', '--json'], { env: envFor(watched.apiKey) });
+    const strict = await runInProcess(['queue-runs', 'watch', run.id, '--exit-status', '--json'], { env: envFor(watched.apiKey) });
     expect(strict.code).toBe(1);
     expect((JSON.parse(strict.stdout) as Run).status).toBe('cancelled');
   });
@@ -217,7 +209,7 @@ describe('queue-runs watch', () => {
   it('an unchanged run costs one request per poll', async () => {
     const run = await enqueue();
     // --verbose traces every request on stderr; five polls in 2 s (0, 0.5, 1, 1.5, 2).
-    const result = await runCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '2', '--verbose'], { env: envFor(watched.apiKey) });
+    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '2', '--verbose'], { env: envFor(watched.apiKey) });
     expect(result.code).toBe(8);
     const requests = result.stderr.split('\n').filter((line) => line.startsWith('> GET '));
     expect(requests.length).toBeGreaterThanOrEqual(4);
@@ -226,12 +218,12 @@ describe('queue-runs watch', () => {
   });
 
   it('an unknown run exits 4; a rejected key exits 3', async () => {
-    expect((await runCli(['queue-runs', 'watch', 'no-such-run'], { env: envFor(watched.apiKey) })).code).toBe(4);
-    expect((await runCli(['queue-runs', 'watch', 'no-such-run'], { env: envFor('rctl_wrong') })).code).toBe(3);
+    expect((await runInProcess(['queue-runs', 'watch', 'no-such-run'], { env: envFor(watched.apiKey) })).code).toBe(4);
+    expect((await runInProcess(['queue-runs', 'watch', 'no-such-run'], { env: envFor('rctl_wrong') })).code).toBe(3);
   });
 
   it('rejects an interval under half a second (exit 2)', async () => {
-    const result = await runCli(['queue-runs', 'watch', 'x', '--interval', '0.1'], { env: envFor(watched.apiKey) });
+    const result = await runInProcess(['queue-runs', 'watch', 'x', '--interval', '0.1'], { env: envFor(watched.apiKey) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('at least 0.5');
   });
@@ -276,12 +268,12 @@ describe('queue-runs watch', () => {
     const stdout = terminal();
     let screen = '';
     stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
-    const deps: CliDeps = {
+    const deps: CliDeps = systemDeps({
       io: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
       env: { ...envFor(watched.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
       clock: systemClock,
       signal: new AbortController().signal,
-    };
+    });
     const watching = runQueueRunsWatch(run.id, { interval: 0.5, exitStatus: true }, deps);
     for (let step = 0; step < 3; step++) {
       await new Promise((resolve) => setTimeout(resolve, 600));

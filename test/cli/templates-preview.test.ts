@@ -5,8 +5,10 @@ import { PassThrough } from 'node:stream';
 import { runTemplatesPreview, type TemplatesPreviewOptions } from '../../src/cli/commands/templates/preview.js';
 import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { CliError } from '../../src/cli/errors.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 import { presets } from '../../src/contract/default-catalogs.js';
 import { runCli } from '../helpers/cli.js';
+import { refusingPrompter } from '../helpers/in-process.js';
 import { spawnCliInPty } from '../helpers/pty.js';
 import { api, serverForSuite, tempDir } from '../helpers/server.js';
 
@@ -37,12 +39,15 @@ function fakeRun(options: { env?: Record<string, string>; tty?: { columns: numbe
   const stdin = new PassThrough();
   stdin.end(options.stdin ?? '');
   return {
-    deps: {
-      io: { stdin, stdout: out.stream, stderr: err.stream },
-      env: { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-'), ...options.env },
-      clock: systemClock,
-      signal: new AbortController().signal,
-    },
+    deps: systemDeps(
+      {
+        io: { stdin, stdout: out.stream, stderr: err.stream },
+        env: { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-'), ...options.env },
+        clock: systemClock,
+        signal: new AbortController().signal,
+      },
+      { prompter: refusingPrompter },
+    ),
     stdout: out.text,
     stderr: err.text,
   };

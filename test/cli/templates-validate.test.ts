@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { api, serverForSuite, tempDir } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
 import { generalBody } from '../contract/fixtures.js';
+import { runInProcess, inProcessServiceForSuite } from '../helpers/in-process.js';
 
 const catalogRequests = (stderr: string) => stderr.split('\n').filter((line) => /^> GET .*\/api\/v2\/catalogs\//.test(line)).length;
 
 describe('templates validate', () => {
-  const suite = serverForSuite();
+  const suite = inProcessServiceForSuite();
   const files = tempDir('reportctl-validate-');
   const write = (name: string, body: unknown) => {
     const path = join(files, name);
@@ -20,12 +20,12 @@ describe('templates validate', () => {
     const good = write('good.json', generalBody());
     const bad = write('bad.json', generalBody({ reportType: 'plant_count' }));
     const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
-    const result = await runCli(['templates', 'validate', good, bad], { env });
+    const result = await runInProcess(['templates', 'validate', good, bad], { env });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`${good}: valid\n`);
     expect(result.stdout).toContain(`${bad}: invalid: 1 issue\n`);
     expect(result.stdout).toMatch(/did you mean plant_count_summary\?/);
-    const json = await runCli(['templates', 'validate', good, bad, '--json'], { env });
+    const json = await runInProcess(['templates', 'validate', good, bad, '--json'], { env });
     expect(json.code).toBe(1);
     expect(json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { file: string; valid: boolean })).toEqual([
       expect.objectContaining({ file: good, valid: true }),
@@ -36,10 +36,10 @@ describe('templates validate', () => {
   it('reads the catalogs once per command, keeps them for the next, and revalidates them with ETags', async () => {
     const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
     const many = Array.from({ length: 40 }, (_, at) => write(`many-${at}.json`, generalBody({ name: `Lot ${at}` })));
-    const first = await runCli(['templates', 'validate', ...many, '--verbose'], { env });
+    const first = await runInProcess(['templates', 'validate', ...many, '--verbose'], { env });
     expect(first.code, first.stderr).toBe(0);
     expect(catalogRequests(first.stderr)).toBe(3);
-    const second = await runCli(['templates', 'validate', many[0]!, '--verbose'], { env });
+    const second = await runInProcess(['templates', 'validate', many[0]!, '--verbose'], { env });
     expect(second.code).toBe(0);
     expect(catalogRequests(second.stderr)).toBe(0);
     // Once stale, each catalog is asked for again with its ETag, and a 304 keeps the copy.
@@ -47,7 +47,7 @@ describe('templates validate', () => {
     const [file] = readdirSync(cacheDir).filter((name) => name.startsWith('catalogs-'));
     const cache = JSON.parse(readFileSync(join(cacheDir, file!), 'utf8')) as { checkedAt: number };
     writeFileSync(join(cacheDir, file!), JSON.stringify({ ...cache, checkedAt: 0 }));
-    const third = await runCli(['templates', 'validate', many[0]!, '--verbose'], { env });
+    const third = await runInProcess(['templates', 'validate', many[0]!, '--verbose'], { env });
     expect(third.code).toBe(0);
     expect(catalogRequests(third.stderr)).toBe(3);
     expect(third.stderr.match(/^> if-none-match: "/gm)).toHaveLength(3);
@@ -56,14 +56,14 @@ describe('templates validate', () => {
 
   it('--offline needs no service and says what it checked against', async () => {
     const good = write('offline.json', generalBody());
-    const result = await runCli(['templates', 'validate', '--offline', good], { env: { REPORTCTL_BASE_URL: 'http://127.0.0.1:9', REPORTCTL_CONFIG_DIR: tempDir() } });
+    const result = await runInProcess(['templates', 'validate', '--offline', good], { env: { REPORTCTL_BASE_URL: 'http://127.0.0.1:9', REPORTCTL_CONFIG_DIR: tempDir() } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('valid\n');
     expect(result.stderr).toMatch(/^checked offline, against the catalogs bundled with reportctl/);
   });
 
   it('templates list --report-type is checked against the catalog', async () => {
-    const result = await runCli(['templates', 'list', '--report-type', 'plant_count'], { env: { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() } });
+    const result = await runInProcess(['templates', 'list', '--report-type', 'plant_count'], { env: { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/no report type plant_count in the catalog; did you mean plant_count_summary\?/);
   });

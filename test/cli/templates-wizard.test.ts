@@ -1,25 +1,24 @@
-// `templates create` with no flags on a terminal: the built CLI in a pseudo-terminal, driven
-// key by key against a real embedded service.
+// `templates create` with no flags on a terminal, and the other prompts. The questions are
+// answered by a scripted prompter with the CLI running in this process; two tests drive the
+// built CLI in a pseudo-terminal key by key, end to end (the real prompts, and Ctrl-C). Both
+// kinds talk to a real embedded service started in this process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startServe, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, type IssuedKey } from '../helpers/server.js';
 import { readCatalogs, type CatalogsOverHttp, type Page, type TemplateDoc } from '../helpers/http.js';
 import { Keys, spawnCliInPty } from '../helpers/pty.js';
+import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService, type ScriptedAnswer } from '../helpers/in-process.js';
+import type { Preset as PresetDoc } from '../../src/contract/index.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+const UUID_LINE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n$/;
 
-interface PresetDoc {
-  id: string;
-  name: string;
-  description: string;
-  seedPayload: Record<string, unknown>;
-}
 
-let server: TestServer;
+let server: InProcessService;
 let account: IssuedKey;
 let catalogs: CatalogsOverHttp;
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   account = await server.newAccount();
   catalogs = await readCatalogs(server, account.apiKey);
 });
@@ -28,13 +27,18 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const serviceEnv = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, LANG: 'en_US.UTF-8', LC_ALL: undefined, CI: undefined });
+
 function inPty(args: string[], env: Record<string, string | undefined> = {}) {
-  return spawnCliInPty(['templates', ...args], {
-    env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, LANG: 'en_US.UTF-8', LC_ALL: undefined, CI: undefined, ...env },
-  });
+  return spawnCliInPty(['templates', ...args], { env: { ...serviceEnv(), ...env } });
 }
 
-const wizard = (env: Record<string, string> = {}) => inPty(['create'], env);
+/** `reportctl templates ARGS` in this process, stdin and stdout a terminal, the questions answered by `script`. */
+function withAnswers(args: string[], script: ScriptedAnswer[], env: Record<string, string | undefined> = {}) {
+  const prompter = scriptedPrompter(...script);
+  const result = runInProcess(['templates', ...args], { env: { ...serviceEnv(), ...env }, tty: { stdin: true, stdout: true }, prompter });
+  return { prompter, result };
+}
 
 async function templateCount(): Promise<number> {
   const response = await api(server, 'GET', '/api/v2/templates?limit=1', { key: account.apiKey });
@@ -42,15 +46,14 @@ async function templateCount(): Promise<number> {
 }
 
 const downs = (count: number) => Array.from({ length: count }, () => Keys.down);
-
 describe('templates create on a terminal', () => {
-  it('creates a template from a preset with the name typed in', { timeout: 90_000 }, async () => {
+  it('creates a template from a preset with the name typed in (end to end, in a pseudo-terminal)', { timeout: 90_000 }, async () => {
     const presets = (await api(server, 'GET', '/api/v2/templates/presets?limit=100', { key: account.apiKey })).body as Page<PresetDoc>;
     const index = presets.data.findIndex((preset) => preset.id === 'preset-counting-summary');
     expect(index).toBeGreaterThanOrEqual(0);
     const chosen = presets.data[index]!;
 
-    const cli = wizard();
+    const cli = inPty(['create']);
     try {
       await cli.waitFor('Start from');
       await cli.waitFor(chosen.name); // presets are listed with their names...
@@ -78,93 +81,86 @@ describe('templates create on a terminal', () => {
     }
   });
 
-  it(
-    'builds a Custom_Index template from the catalogs, checking the formula as it is typed (labels in Spanish)',
-    { timeout: 120_000 },
-    async () => {
-      const analysisTypes = ['counting', 'replanting', 'path'] as const;
-      const entries = catalogs.reportTypes.replanting;
-      const entryIndex = entries.findIndex((entry) => entry.reportCategory === 'vegetation_index');
-      const entry = entries[entryIndex]!;
-      const customIndex = catalogs.viDefaults.indexNames.indexOf('Custom_Index');
-      const firstStatistic = catalogs.statistics.replanting[0]!;
-      expect(entry.statistics).not.toContain(firstStatistic);
+  it('builds a Custom_Index template from the catalogs, checking the formula as it is typed (labels in Spanish)', async () => {
+    const entries = catalogs.reportTypes.replanting;
+    const entry = entries.find((candidate) => candidate.reportCategory === 'vegetation_index')!;
+    const firstStatistic = catalogs.statistics.replanting[0]!;
+    expect(entry.statistics).not.toContain(firstStatistic);
+    // The report type's own statistics (checked when offered) and the first one of the catalog.
+    const chosenStatistics = catalogs.statistics.replanting.filter((statistic) => statistic === firstStatistic || entry.statistics.includes(statistic));
 
-      const cli = wizard({ LANG: 'es_AR.UTF-8' });
-      try {
-        await cli.waitFor('Start from');
-        await cli.type(Keys.enter); // From scratch
-        await cli.waitFor('Analysis type');
-        await cli.type(...downs(analysisTypes.indexOf('replanting')), Keys.enter);
-        await cli.waitFor('Report type');
+    const { prompter, result } = withAnswers(
+      ['create'],
+      [
+        { kind: 'select', message: 'Start from', answer: 'From scratch' },
+        { kind: 'select', message: 'Analysis type', answer: 'replanting' },
         // Labels in the user's language, with the key beside them.
-        await cli.waitFor(`${entry.label.es} (${entry.key})`);
-        await cli.type(...downs(entryIndex), Keys.enter);
-        await cli.waitFor('Statistics');
-        // The report type's own statistics come checked; add the first one of the catalog.
-        await cli.type(Keys.space, Keys.enter);
-        await cli.waitFor('Vegetation index');
-        await cli.type(...downs(customIndex), Keys.enter);
-        await cli.waitFor('Formula');
-        // A divisor without eps is refused on Enter, with the reason and what would do.
-        await cli.type('(1 + L) * (NIR - R) / (NIR + R + L)', Keys.enter);
-        await cli.waitFor(/must include eps.*add eps to the divisor/);
-        await cli.type(Keys.backspace, ' + eps)', Keys.enter);
-        await cli.waitFor('soil adjustment'); // the formula uses L, so L is asked for
-        await cli.type('0.3', Keys.enter);
-        await cli.waitFor('Paper size');
-        await cli.type(Keys.down, Keys.down, Keys.enter); // letter (the default) → legal → a4
-        await cli.waitFor('Template name');
-        await cli.type('Zonas de resiembra SAVI', Keys.enter);
-        await cli.waitFor('"formula": "(1 + L) * (NIR - R) / (NIR + R + L + eps)"');
-        await cli.waitFor('Create this template?');
-        await cli.type('y', Keys.enter);
-        const [id] = (await cli.waitFor(UUID)) as unknown as [string];
-        expect((await cli.exited).code).toBe(0);
+        { kind: 'select', message: 'Report type', answer: `${entry.label.es} (${entry.key})` },
+        { kind: 'checkbox', message: 'Statistics', answer: chosenStatistics },
+        { kind: 'select', message: 'Vegetation index', answer: 'Custom_Index' },
+        // A divisor without eps is refused, with the reason and what would do; then retyped.
+        { kind: 'input', message: 'Formula', answer: '(1 + L) * (NIR - R) / (NIR + R + L)' },
+        { kind: 'input', message: 'Formula', answer: '(1 + L) * (NIR - R) / (NIR + R + L + eps)' },
+        { kind: 'number', message: 'soil adjustment', answer: 0.3 }, // the formula uses L, so L is asked for
+        { kind: 'select', message: 'Paper size', answer: 'a4' },
+        { kind: 'input', message: 'Template name', answer: 'Zonas de resiembra SAVI' },
+        { kind: 'confirm', message: 'Create this template?', answer: true },
+      ],
+      { LANG: 'es_AR.UTF-8' },
+    );
+    const { code, stdout, stderr } = await result;
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(UUID_LINE);
 
-        const template = (await api(server, 'GET', `/api/v2/templates/${id}`, { key: account.apiKey })).body as TemplateDoc;
-        expect(template).toMatchObject({
-          name: 'Zonas de resiembra SAVI',
-          analysisType: 'replanting',
-          reportType: entry.key,
-          reportTypeId: entry.id,
-          reportCategory: 'vegetation_index',
-          indexName: 'Custom_Index',
-          formula: '(1 + L) * (NIR - R) / (NIR + R + L + eps)',
-          saviL: 0.3,
-          paperSize: 'a4',
-          mapResolution: catalogs.viDefaults.defaults.mapResolution,
-        });
-        expect(template.selectedStatistics).toEqual(
-          catalogs.statistics.replanting.filter((statistic) => statistic === firstStatistic || entry.statistics.includes(statistic)),
-        );
-      } finally {
-        cli.kill();
-      }
-    },
-  );
+    const asked = (message: string) => prompter.asked.find((question) => question.message.includes(message))!;
+    const offered = asked('Statistics').question.choices as Array<{ value: string; checked?: boolean }>;
+    expect(offered.filter((choice) => choice.checked).map((choice) => choice.value)).toEqual(catalogs.statistics.replanting.filter((statistic) => entry.statistics.includes(statistic)));
+    expect(asked('Formula').refused).toHaveLength(1);
+    expect(asked('Formula').refused[0]).toMatch(/must include eps.*add eps to the divisor/);
+    expect(asked('Paper size').question.default).toBe(catalogs.viDefaults.defaults.paperSize);
+    // The document is shown before the last question.
+    expect(stderr).toContain('"formula": "(1 + L) * (NIR - R) / (NIR + R + L + eps)"');
 
-  it('creates nothing when the answer to "Create this template?" is no', { timeout: 90_000 }, async () => {
+    const template = (await api(server, 'GET', `/api/v2/templates/${stdout.trim()}`, { key: account.apiKey })).body as TemplateDoc;
+    expect(template).toMatchObject({
+      name: 'Zonas de resiembra SAVI',
+      analysisType: 'replanting',
+      reportType: entry.key,
+      reportTypeId: entry.id,
+      reportCategory: 'vegetation_index',
+      indexName: 'Custom_Index',
+      formula: '(1 + L) * (NIR - R) / (NIR + R + L + eps)',
+      saviL: 0.3,
+      paperSize: 'a4',
+      mapResolution: catalogs.viDefaults.defaults.mapResolution,
+    });
+    expect(template.selectedStatistics).toEqual(chosenStatistics);
+  });
+
+  it('creates nothing when the answer to "Create this template?" is no', async () => {
     const before = await templateCount();
-    const cli = wizard();
-    try {
-      await cli.waitFor('Start from');
-      await cli.type(Keys.down, Keys.enter); // the first preset
-      await cli.waitFor('Template name');
-      await cli.type(Keys.enter); // the preset's own name, offered as the default
-      await cli.waitFor('Create this template?');
-      await cli.type('n', Keys.enter);
-      await cli.waitFor('nothing created');
-      expect((await cli.exited).code).toBe(0);
-    } finally {
-      cli.kill();
-    }
+    const presets = (await api(server, 'GET', '/api/v2/templates/presets?limit=100', { key: account.apiKey })).body as Page<PresetDoc>;
+    const first = presets.data[0]!;
+    const { prompter, result } = withAnswers(
+      ['create'],
+      [
+        { kind: 'select', message: 'Start from', answer: `(${first.id})` },
+        { kind: 'input', message: 'Template name', answer: (question: { default?: string }) => question.default }, // the offered default
+        { kind: 'confirm', message: 'Create this template?', answer: false },
+      ],
+    );
+    const { code, stdout, stderr } = await result;
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('nothing created');
+    // The preset's own name is offered as the default.
+    expect(prompter.asked.find((question) => question.message === 'Template name')!.question.default).toBe(first.name);
     expect(await templateCount()).toBe(before);
   });
 
-  it('exits 130 on Ctrl-C at a prompt, creating nothing', { timeout: 90_000 }, async () => {
+  it('exits 130 on Ctrl-C at a prompt, creating nothing (end to end, in a pseudo-terminal)', { timeout: 90_000 }, async () => {
     const before = await templateCount();
-    const cli = wizard();
+    const cli = inPty(['create']);
     try {
       await cli.waitFor('Start from');
       await cli.type(Keys.enter);
@@ -180,63 +176,47 @@ describe('templates create on a terminal', () => {
 });
 
 describe('other prompts on a terminal', () => {
-  it('--no-input and CI=true never prompt, even on a terminal: exit 2 naming the flags', { timeout: 60_000 }, async () => {
+  it('--no-input and CI=true never prompt, even on a terminal: exit 2 naming the flags', async () => {
     for (const [args, env] of [
       [['create', '--no-input'], {}],
       [['create'], { CI: 'true' }],
     ] as const) {
-      const cli = inPty([...args], env);
-      try {
-        expect((await cli.exited).code).toBe(2);
-        expect(cli.transcript()).toMatch(/--file/);
-        expect(cli.transcript()).toMatch(/--from-preset/);
-        expect(cli.transcript()).not.toMatch(/Start from/);
-      } finally {
-        cli.kill();
-      }
+      // No scripted answers: any question fails the test.
+      const { result } = withAnswers([...args], [], env);
+      const { code, stderr } = await result;
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/--file/);
+      expect(stderr).toMatch(/--from-preset/);
+      expect(stderr).not.toMatch(/Start from|unexpected/);
     }
   });
 
-  it('--from-preset without --name asks for the name', { timeout: 60_000 }, async () => {
-    const cli = inPty(['create', '--from-preset', 'preset-path-coverage']);
-    try {
-      await cli.waitFor('Template name');
-      await cli.type('North field paths', Keys.enter);
-      const [id] = (await cli.waitFor(UUID)) as unknown as [string];
-      expect((await cli.exited).code).toBe(0);
-      const template = (await api(server, 'GET', `/api/v2/templates/${id}`, { key: account.apiKey })).body as TemplateDoc;
-      expect(template).toMatchObject({ name: 'North field paths', reportType: 'path_coverage' });
-    } finally {
-      cli.kill();
-    }
+  it('--from-preset without --name asks for the name', async () => {
+    const { result } = withAnswers(['create', '--from-preset', 'preset-path-coverage'], [{ kind: 'input', message: 'Template name', answer: 'North field paths' }]);
+    const { code, stdout, stderr } = await result;
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(UUID_LINE);
+    const template = (await api(server, 'GET', `/api/v2/templates/${stdout.trim()}`, { key: account.apiKey })).body as TemplateDoc;
+    expect(template).toMatchObject({ name: 'North field paths', reportType: 'path_coverage' });
   });
 
-  it('delete asks first, and "no" (the default) keeps the template', { timeout: 60_000 }, async () => {
+  it('delete asks first, and "no" (the default) keeps the template', async () => {
     const created = await api(server, 'POST', '/api/v2/templates', {
       key: account.apiKey,
       body: { name: 'keep me', analysisType: 'counting', reportType: catalogs.reportTypes.counting[0]!.key, reportTypeId: catalogs.reportTypes.counting[0]!.id, reportCategory: catalogs.reportTypes.counting[0]!.reportCategory },
     });
     const id = (created.body as TemplateDoc).id;
-    const cli = inPty(['delete', id]);
-    try {
-      await cli.waitFor(`Delete template "keep me" (${id.slice(0, 8)})?`);
-      await cli.type(Keys.enter);
-      await cli.waitFor('not deleted');
-      expect((await cli.exited).code).toBe(0);
-    } finally {
-      cli.kill();
-    }
+    const question = `Delete template "keep me" (${id.slice(0, 8)})?`;
+    const keep = withAnswers(['delete', id], [{ kind: 'confirm', message: question, answer: (asked: { default?: boolean }) => asked.default }]);
+    const kept = await keep.result;
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).toContain('not deleted');
+    expect(keep.prompter.asked[0]!.question.default).toBe(false);
     expect((await api(server, 'GET', `/api/v2/templates/${id}`, { key: account.apiKey })).status).toBe(200);
 
-    const sure = inPty(['delete', id]);
-    try {
-      await sure.waitFor(`Delete template "keep me" (${id.slice(0, 8)})?`);
-      await sure.type('y', Keys.enter);
-      await sure.waitFor(`deleted template ${id}`);
-      expect((await sure.exited).code).toBe(0);
-    } finally {
-      sure.kill();
-    }
+    const sure = await withAnswers(['delete', id], [{ kind: 'confirm', message: question, answer: true }]).result;
+    expect(sure.code, sure.stderr).toBe(0);
+    expect(sure.stderr).toContain(`deleted template ${id}`);
     expect((await api(server, 'GET', `/api/v2/templates/${id}`, { key: account.apiKey })).status).toBe(404);
   });
 });

@@ -1,10 +1,11 @@
-// `reportctl templates ...` end to end: the built CLI as a child process (stdin and stdout
-// are pipes, so never a TTY) against a real `reportctl serve`. Expected values come from
-// PRODUCT.md and from the service itself (the API or its catalogs).
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `reportctl templates ...`: the CLI in the test process (stdin and stdout are not a TTY)
+// against the real service started in the process. Expected values come from PRODUCT.md and
+// from the service itself (the API or its catalogs).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, runCli, type CliResult } from '../helpers/cli.js';
+import { ANSI, type CliResult } from '../helpers/cli.js';
+import { runInProcess, scriptedEditor, startInProcessService, type InProcessOptions, type InProcessService } from '../helpers/in-process.js';
 import {
   createTemplate,
   fullBody,
@@ -16,16 +17,16 @@ import {
   type Page,
   type TemplateDoc,
 } from '../helpers/http.js';
-import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 
 const UUID_LINE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n$/;
 
-let server: TestServer;
+let server: InProcessService;
 let catalogs: CatalogsOverHttp;
 const files = tempDir('reportctl-templates-cli-');
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   const reader = await server.newAccount();
   catalogs = await readCatalogs(server, reader.apiKey);
 });
@@ -35,8 +36,9 @@ afterAll(async () => {
 });
 
 /** The CLI as a script would run it, with the account's key in the environment. */
-function cli(account: IssuedKey, args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runCli(['templates', ...args], {
+function cli(account: IssuedKey, args: string[], env: Record<string, string | undefined> = {}, options: InProcessOptions = {}): Promise<CliResult> {
+  return runInProcess(['templates', ...args], {
+    ...options,
     env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, CI: undefined, VISUAL: undefined, EDITOR: undefined, ...env },
   });
 }
@@ -264,10 +266,7 @@ describe('templates create --file', () => {
 
   it('reads the document from stdin with --file -', async () => {
     const body = minimalBody(catalogs, { name: 'from stdin' });
-    const result = await runCli(['templates', 'create', '--file', '-', '--json'], {
-      env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey },
-      input: JSON.stringify(body),
-    });
+    const result = await cli(account, ['create', '--file', '-', '--json'], {}, { input: JSON.stringify(body) });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject(body);
   });
@@ -365,44 +364,43 @@ describe('templates edit', () => {
     account = await server.newAccount();
   });
 
-  /**
-   * An EDITOR: a node script that rewrites the JSON file it is given (`indent` 0 writes it
-   * compact) and leaves the file's path in `${name}.path`.
-   */
-  function editorScript(name: string, change: string, indent = 2): string {
-    const path = join(files, `${name}.mjs`);
+  /** The edit as a person makes it: the JSON read, `change` applied, written back (`indent` 0: compact). */
+  const editJson =
+    (change: (template: Record<string, unknown>) => void, indent = 2) =>
+    (text: string) => {
+      const template = JSON.parse(text) as Record<string, unknown>;
+      change(template);
+      return JSON.stringify(template, null, indent);
+    };
+
+  it('replaces the template with what $EDITOR saved', async () => {
+    // The real editor: EDITOR is run through the shell with the file, as on a user's machine.
+    const path = join(files, 'rename.mjs');
     writeFileSync(
       path,
       `import { readFileSync, writeFileSync } from 'node:fs';
 const file = process.argv[2];
-writeFileSync(${JSON.stringify(join(files, `${name}.path`))}, file);
+writeFileSync(${JSON.stringify(join(files, 'rename.path'))}, file);
 const template = JSON.parse(readFileSync(file, 'utf8'));
-${change}
-writeFileSync(file, JSON.stringify(template, null, ${indent}));
+template.name = 'edited in the editor';
+writeFileSync(file, JSON.stringify(template, null, 2));
 `,
     );
-    return `"${process.execPath}" "${path}"`;
-  }
-  const editedFile = (name: string) => readFileSync(join(files, `${name}.path`), 'utf8');
-
-  it('replaces the template with what the editor saved', async () => {
     const template = await createTemplate(server, account.apiKey, fullBody(catalogs, 'edit me'));
-    const result = await cli(account, ['edit', template.id], { EDITOR: editorScript('rename', "template.name = 'edited in the editor';") });
+    const result = await cli(account, ['edit', template.id], { EDITOR: `"${process.execPath}" "${path}"` });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${template.id}\n`);
     const after = await getTemplate(account, template.id);
     expect(after.template.name).toBe('edited in the editor');
     expect(after.template.formula).toBe(template.formula);
     // Once sent, the temporary copy is gone.
-    expect(existsSync(editedFile('rename'))).toBe(false);
+    expect(existsSync(readFileSync(join(files, 'rename.path'), 'utf8'))).toBe(false);
   });
 
   it('an unchanged file sends nothing', async () => {
     const template = await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: 'leave me' }));
-    const editor = join(files, 'no-op-editor.sh');
-    writeFileSync(editor, '#!/bin/sh\nexit 0\n');
-    chmodSync(editor, 0o755);
-    const result = await cli(account, ['edit', template.id], { EDITOR: editor });
+    const editor = scriptedEditor((text) => text);
+    const result = await cli(account, ['edit', template.id], {}, { editor });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/no changes/);
     expect(result.stdout).toBe('');
@@ -411,7 +409,7 @@ writeFileSync(file, JSON.stringify(template, null, ${indent}));
 
   it('a file only re-formatted by the editor counts as unchanged', async () => {
     const template = await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: 'reformat me' }));
-    const result = await cli(account, ['edit', template.id], { EDITOR: editorScript('reformat', '', 0) });
+    const result = await cli(account, ['edit', template.id], {}, { editor: scriptedEditor(editJson(() => {}, 0)) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/no changes/);
     expect((await getTemplate(account, template.id)).template.updatedAt).toBe(template.updatedAt);
@@ -419,7 +417,8 @@ writeFileSync(file, JSON.stringify(template, null, ${indent}));
 
   it('an invalid edit is refused locally: exit 1, nothing sent, the field named', async () => {
     const template = await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: 'break me' }));
-    const result = await cli(account, ['edit', template.id], { EDITOR: editorScript('bad-resolution', 'template.mapResolution = 5;') });
+    const editor = scriptedEditor(editJson((edited) => (edited.mapResolution = 5)));
+    const result = await cli(account, ['edit', template.id], {}, { editor });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('mapResolution');
     expect(result.stderr).toMatch(/nothing was sent/);
@@ -427,14 +426,16 @@ writeFileSync(file, JSON.stringify(template, null, ${indent}));
     expect(after.updatedAt).toBe(template.updatedAt);
     expect(after.mapResolution).toBe(template.mapResolution);
     // The edit is kept for the user to fix, and the hint says where.
-    expect(existsSync(editedFile('bad-resolution'))).toBe(true);
-    expect(result.stderr).toContain(editedFile('bad-resolution'));
+    const [file] = editor.opened;
+    expect(JSON.parse(readFileSync(file!, 'utf8'))).toMatchObject({ mapResolution: 5 });
+    expect(result.stderr).toContain(file);
   });
 
   it('an editor that fails sends nothing', async () => {
     const template = await createTemplate(server, account.apiKey, minimalBody(catalogs, { name: 'editor fails' }));
-    const result = await cli(account, ['edit', template.id], { EDITOR: 'false' });
+    const result = await cli(account, ['edit', template.id], {}, { editor: scriptedEditor(() => ({ exitStatus: 1 })) });
     expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/the editor exited with status 1; nothing was sent/);
     expect((await getTemplate(account, template.id)).template.updatedAt).toBe(template.updatedAt);
   });
 

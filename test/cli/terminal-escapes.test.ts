@@ -11,6 +11,7 @@ import { runCli } from '../../src/cli/program.js';
 import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { fakeService, json, type FakeService } from '../helpers/fake-service.js';
 import { tempDir } from '../helpers/server.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 
 const HOSTILE = '\u001b]0;pwned\u0007x\u001b[2J\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007\u009b31m\rforged\u007f\u0000';
 /** How HOSTILE prints: every control character as \xHH. */
@@ -78,12 +79,12 @@ async function cli(service: FakeService, args: string[], tty: boolean) {
   const stdout = stream(tty);
   // stderr stays a pipe: on a terminal it would carry the spinner's own escape sequences.
   const stderr = stream(false);
-  const deps: CliDeps = {
+  const deps: CliDeps = systemDeps({
     io: { stdin: new PassThrough(), stdout: stdout.output, stderr: stderr.output },
     env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), NO_COLOR: '1' },
     clock: systemClock,
     signal: new AbortController().signal,
-  };
+  });
   const code = await runCli(args, deps);
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };

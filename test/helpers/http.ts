@@ -4,73 +4,24 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runCli, spawnCli, type CliResult, type SpawnedCli } from './cli.js';
 import { checkTraffic } from './openapi-traffic.js';
-import { api, tempDir, type IssuedKey, type TestServer } from './server.js';
+import type { AnalysisType, ErrorBody, Paginated, ReportTypesCatalog, StatisticsCatalog, Template, VegetationIndexDefaults } from '../../src/contract/index.js';
+import { api, tempDir, type IssuedKey, type ServiceUnderTest } from './server.js';
 
 /** ISO 8601 UTC with exactly three fractional digits (PRODUCT.md: "with milliseconds"). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export type ApiResponse = Awaited<ReturnType<typeof api>>;
 
-export interface ErrorBody {
-  error: string;
-  message: string;
-  issues?: Array<{ path: string; message: string }>;
-}
+export type { ErrorBody, ReportTypeEntry } from '../../src/contract/index.js';
+export type Page<T> = Paginated<T>;
+/** A template document as the service returns it. */
+export type TemplateDoc = Template;
 
-export interface Page<T> {
-  total: number;
-  page: number;
-  limit: number;
-  data: T[];
-}
-
-/** The fields these tests read from a template document. */
-export interface TemplateDoc {
-  id: string;
-  userId: string;
-  name: string;
-  analysisType: string;
-  reportType: string;
-  reportTypeId: string;
-  reportCategory: string;
-  selectedStatistics: string[];
-  layouts: Record<string, { elements: Array<Record<string, unknown>> }>;
-  paperSize: string;
-  mapResolution: number;
-  margins: { top: number; right: number; bottom: number; left: number };
-  saviL?: number;
-  indexName?: string;
-  formula?: string;
-  colorScale?: { stops: Array<{ value: number; color: string }> };
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
-
-export interface ReportTypeEntry {
-  id: string;
-  key: string;
-  label: { en: string; es: string };
-  statistics: string[];
-  reportCategory: 'general' | 'vegetation_index';
-}
-
+/** The three catalogs as the service serves them (vegetation-index defaults as `viDefaults`). */
 export interface CatalogsOverHttp {
-  reportTypes: Record<'counting' | 'replanting' | 'path', ReportTypeEntry[]>;
-  statistics: Record<'counting' | 'replanting' | 'path', string[]>;
-  viDefaults: {
-    indexNames: string[];
-    colorScales: Record<string, { stops: Array<{ value: number; color: string }> }>;
-    accentColors: Record<string, string>;
-    layouts: { portrait: { elements: unknown[] }; landscape: { elements: unknown[] } };
-    defaults: { paperSize: string; mapResolution: number; margins: Record<string, number>; saviL: number };
-    customFormula: {
-      allowedBands: string[];
-      allowedScalars: string[];
-      allowedFunctions: string[];
-      rules: { divisionRequiresEps: boolean };
-    };
-  };
+  reportTypes: Pick<ReportTypesCatalog, AnalysisType>;
+  statistics: Pick<StatisticsCatalog, AnalysisType>;
+  viDefaults: VegetationIndexDefaults;
 }
 
 /** The three catalogs, read over HTTP the way a client would before building a body. */
@@ -87,8 +38,6 @@ export async function readCatalogs(server: { url: string }, key: string): Promis
     viDefaults: viDefaults.body as CatalogsOverHttp['viDefaults'],
   };
 }
-
-type AnalysisType = 'counting' | 'replanting' | 'path';
 
 /** A minimal valid body built from the catalogs: the first entry of the category for the type. */
 export function minimalBody(
@@ -210,7 +159,7 @@ export function adminRaw(db: string, ...args: string[]): Promise<CliResult> {
 }
 
 /** A sub-user of `accountId` with its own key. */
-export function newSubUser(server: TestServer, accountId: string, name: string): Promise<IssuedKey> {
+export function newSubUser(server: ServiceUnderTest, accountId: string, name: string): Promise<IssuedKey> {
   return server.admin<IssuedKey>('keys', 'create', '--account', accountId, '--sub-user', name);
 }
 

@@ -2,28 +2,38 @@ import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnCli, runCli, type SpawnedCli } from './cli.js';
+import { spawnCli, runCli, type CliResult, type SpawnedCli } from './cli.js';
 import { checkTraffic } from './openapi-traffic.js';
+import type { IssuedKey } from '../../src/server/store/index.js';
 
-export interface IssuedKey {
-  accountId: string;
-  userId: string;
-  apiKey: string;
-}
+export type { IssuedKey };
 
-/** A real `reportctl serve` child process on a free port, with its own database file. */
-export interface TestServer {
+/** A service on a free port with its own database file, and its admin commands. */
+export interface ServiceUnderTest {
   url: string;
   db: string;
-  process: SpawnedCli;
   /** `reportctl admin ... --db <this db> --json`, parsed. */
   admin<T = unknown>(...args: string[]): Promise<T>;
   newAccount(options?: { templateLimit?: number }): Promise<IssuedKey>;
   stop(): Promise<void>;
 }
 
+/** A real `reportctl serve` child process. */
+export interface TestServer extends ServiceUnderTest {
+  process: SpawnedCli;
+}
+
 export function tempDir(prefix = 'reportctl-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** `reportctl admin ... --db DB --json` run by `run` (a child process or in this one), parsed; a failure throws. */
+export function adminOn(db: string, run: (args: string[]) => Promise<CliResult>): ServiceUnderTest['admin'] {
+  return async <T>(...args: string[]): Promise<T> => {
+    const result = await run(['admin', ...args, '--db', db, '--json']);
+    if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+    return (result.stdout.trim() === '' ? undefined : JSON.parse(result.stdout)) as T;
+  };
 }
 
 export async function startServe(
@@ -45,11 +55,7 @@ export async function startServe(
     ...(options.extraArgs ?? []),
   ], options.env ? { env: options.env } : {});
   const first = JSON.parse(spawned.firstLine) as { url: string; db: string };
-  const admin = async <T>(...args: string[]): Promise<T> => {
-    const result = await runCli(['admin', ...args, '--db', db, '--json']);
-    if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-    return (result.stdout.trim() === '' ? undefined : JSON.parse(result.stdout)) as T;
-  };
+  const admin = adminOn(db, runCli);
   return {
     url: first.url,
     db,
@@ -106,9 +112,14 @@ export async function api(
  * after). Read the fields inside tests: they are set once `beforeAll` has run.
  */
 export function serverForSuite(options: Parameters<typeof startServe>[0] = {}): { server: TestServer; account: IssuedKey; env: Record<string, string> } {
-  const suite = {} as { server: TestServer; account: IssuedKey; env: Record<string, string> };
+  return suiteWith(() => startServe(options));
+}
+
+/** A service from `start`, and one account, for a describe block. */
+export function suiteWith<Service extends ServiceUnderTest>(start: () => Promise<Service>): { server: Service; account: IssuedKey; env: Record<string, string> } {
+  const suite = {} as { server: Service; account: IssuedKey; env: Record<string, string> };
   beforeAll(async () => {
-    suite.server = await startServe(options);
+    suite.server = await start();
     suite.account = await suite.server.newAccount();
     suite.env = { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey };
   });

@@ -86,7 +86,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     expectIssues(nested, 'layouts.portrait.elements.0.style');
     const styled = { ...noted(10), style: { bold: true } };
     const kept = await createTemplate(server, owner.apiKey, withElements([styled]));
-    expect(kept.layouts.portrait!.elements[0]).toEqual(styled);
+    expect(kept.layouts!.portrait!.elements[0]).toEqual(styled);
   });
 
   it('an account has at most 4 requests in flight: the next is 429 RATE_LIMITED with Retry-After; other accounts are served', async () => {
@@ -212,7 +212,7 @@ describe('item 8: values that would be stored changed are refused', () => {
     expectIssues(escaped, 'layouts.portrait.elements.0.text');
     expect(templateCount()).toBe(before);
     const multiline = await createTemplate(server, owner.apiKey, withElements([{ ...noted(3), text: 'line 1\r\nline 2\tend' }]));
-    expect(multiline.layouts.portrait!.elements[0]!.text).toBe('line 1\r\nline 2\tend');
+    expect(multiline.layouts!.portrait!.elements[0]!.text).toBe('line 1\r\nline 2\tend');
     const formula = await api(server, 'POST', '/api/v2/templates/validate-formula', {
       key: owner.apiKey,
       body: { formula: '(NIR - R)\n/ (NIR + R + eps)' },

@@ -80,7 +80,7 @@ describe('POST /api/v2/templates', () => {
     const body = fullBody(catalogs, 'Everything given');
     const doc = await createTemplate(server, owner.apiKey, body);
     expect(doc).toMatchObject(body);
-    expect(doc.layouts.portrait!.elements[0]).toEqual({ type: 'title', x: 0.05, y: 0.02, width: 0.9, height: 0.08, text: 'Lot report' });
+    expect(doc.layouts!.portrait!.elements[0]).toEqual({ type: 'title', x: 0.05, y: 0.02, width: 0.9, height: 0.08, text: 'Lot report' });
     const fetched = await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: owner.apiKey });
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(doc);

@@ -87,8 +87,8 @@ export async function runApi(methodArgument: string, pathArgument: string, optio
     body = Object.fromEntries(fields.map(([key, value]) => [key, fieldValue(value)]));
   }
 
-  const [{ connect }, { printJson }, { writeLine }] = await Promise.all([import('../session.js'), import('../output.js'), import('../io.js')]);
-  const session = await connect(options, deps);
+  const [{ printJson }, { writeLine }] = await Promise.all([import('../output.js'), import('../io.js')]);
+  const session = await deps.api(options);
   const result = await session.api.client.request(method, path, { query, ...(body !== undefined ? { body } : {}) });
   session.progress.stop();
   if (result.body === undefined) return;

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Wrap } from '../../action.js';
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { importPackage } from '../../import-package.js';
 import { canPrompt, writeLine } from '../../io.js';
 import { print } from './shared/print.js';
 import { withDb, withStore, type AdminOptions } from './shared/store.js';
@@ -24,11 +23,10 @@ export async function runAdminReset(options: AdminResetOptions, deps: CliDeps): 
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError('refusing to remove every account without confirmation', 'pass --yes to reset without a prompt');
     }
-    const { confirm } = await importPackage('@inquirer/prompts');
-    const sure = await confirm(
-      { message: 'Remove every account and all its data (templates, queues, runs, analyses, keys)? This cannot be undone.', default: false },
-      { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
-    );
+    const sure = await deps.prompter.confirm({
+      message: 'Remove every account and all its data (templates, queues, runs, analyses, keys)? This cannot be undone.',
+      default: false,
+    });
     if (!sure) {
       writeLine(deps.io.stderr, 'nothing removed');
       return;

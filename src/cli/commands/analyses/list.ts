@@ -51,8 +51,8 @@ export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[
 }
 
 export async function runAnalysesList(options: AnalysesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
-  const session = await connect(options, deps);
+  const { printList } = await import('../../list-output.js');
+  const session = await deps.api(options);
   const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
   await printList(
     deps,

@@ -3,7 +3,6 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
-import { importPackage } from '../../import-package.js';
 
 export interface AuthLoginOptions extends GlobalOptions {
   withKeyStdin?: boolean;
@@ -36,25 +35,24 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
   if (!canPrompt(deps.io, deps.env, options.input === false)) {
     throw new UsageError('cannot prompt for the API key here (no terminal, --no-input or CI)', 'pipe the key in with --with-key-stdin');
   }
-  const { password } = await importPackage('@inquirer/prompts');
-  const key = await password(
-    { message: `API key for ${baseUrl}`, validate: (value) => value.trim() !== '' || 'paste the key (it is not shown)' },
-    { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
-  );
+  const key = await deps.prompter.password({
+    message: `API key for ${baseUrl}`,
+    validate: (value) => value.trim() !== '' || 'paste the key (it is not shown)',
+  });
   return key.trim();
 }
 
 export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Promise<void> {
-  const [{ connect, settingsFor }, { openConfig }, { parseSettingValue, redactKey }, { ApiResponseError }] = await Promise.all([
+  const [{ settingsFor }, { openConfig }, { parseSettingValue, redactKey }, { ApiResponseError }] = await Promise.all([
     import('../../session.js'),
     import('../../config.js'),
-    import('../config/settings.js'),
+    import('../config/shared/settings.js'),
     import('../../../client/errors.js'),
   ]);
   const before = await settingsFor(options, deps);
   const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
   // The key is checked before anything is saved: a key the service rejects is never stored.
-  const session = await connect({ ...options, apiKey: key }, deps);
+  const session = await deps.api({ ...options, apiKey: key });
   try {
     await session.api.templates.list({ limit: 1 });
   } catch (error) {

@@ -23,14 +23,13 @@ Examples:
 type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
 export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ connect }, { redactKey }, { ApiResponseError, NetworkError }, { writeLine }, { printFields }] = await Promise.all([
-    import('../../session.js'),
-    import('../config/settings.js'),
+  const [{ redactKey }, { ApiResponseError, NetworkError }, { writeLine }, { printFields }] = await Promise.all([
+    import('../config/shared/settings.js'),
     import('../../../client/errors.js'),
     import('../../io.js'),
     import('../../output.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const { settings, style } = session;
   let state: KeyState = 'valid';
   let detail = '';

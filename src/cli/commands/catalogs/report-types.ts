@@ -33,8 +33,8 @@ interface ReportTypeRow {
 }
 
 export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson, printTable }] = await Promise.all([import('../../session.js'), import('../../output.js')]);
-  const session = await connect(options, deps);
+  const [{ printJson, printTable }] = await Promise.all([import('../../output.js')]);
+  const session = await deps.api(options);
   const catalog = await session.api.catalogs.reportTypes();
   session.progress.stop();
   if (options.json) return printJson(deps, options.analysisType ? catalog[options.analysisType] : catalog);

@@ -17,8 +17,8 @@ interface StatisticRow {
 }
 
 export async function runCatalogsStatistics(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson, printTable }] = await Promise.all([import('../../session.js'), import('../../output.js')]);
-  const session = await connect(options, deps);
+  const [{ printJson, printTable }] = await Promise.all([import('../../output.js')]);
+  const session = await deps.api(options);
   const catalog = await session.api.catalogs.statistics();
   session.progress.stop();
   if (options.json) return printJson(deps, catalog);

@@ -37,12 +37,11 @@ function scaleRange(scale: ColorScale | undefined): string {
 }
 
 export async function runCatalogsViDefaults(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson, printTable, printFields }, { writeLine }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printJson, printTable, printFields }, { writeLine }] = await Promise.all([
     import('../../output.js'),
     import('../../io.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const defaults: VegetationIndexDefaults = await session.api.catalogs.vegetationIndexDefaults();
   session.progress.stop();
   if (options.json) return printJson(deps, defaults);

@@ -4,11 +4,11 @@ import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { describeChoices } from '../../choice-notes.js';
 import { visible } from '../../sanitize.js';
-import { bashScript } from './bash.js';
-import { fishScript } from './fish.js';
-import { COMPLETABLE_ID } from './scripts.js';
-import { completionTree } from './tree.js';
-import { zshScript } from './zsh.js';
+import { bashScript } from './shared/bash.js';
+import { fishScript } from './shared/fish.js';
+import { COMPLETABLE_ID } from './shared/scripts.js';
+import { completionTree } from './shared/tree.js';
+import { zshScript } from './shared/zsh.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof shells)[number];
@@ -68,11 +68,10 @@ their names beside them).`,
 }
 
 async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<{ id: string; name: string }[]> {
-  const [{ connect }] = await Promise.all([import('../../session.js')]);
   // A TAB must not hang: 2 s, unless REPORTCTL_TIMEOUT_MS sets the wait for answers.
   const setMs = Number(deps.env.REPORTCTL_TIMEOUT_MS);
   const budgetMs = Number.isInteger(setMs) && setMs > 0 ? setMs : 2000;
-  const session = await connect({ ...options, verbose: false }, { ...deps, signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]) });
+  const session = await deps.api({ ...options, verbose: false }, { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]) });
   const query = { page: 1, limit: 100 };
   switch (kind) {
     case 'template-ids':

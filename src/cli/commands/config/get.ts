@@ -22,7 +22,7 @@ export function registerConfigGet(parent: Command, deps: CliDeps, wrap: Wrap): v
 export async function runConfigGet(key: ProfileKey, options: ConfigGetOptions, deps: CliDeps): Promise<void> {
   const [{ readConfig }, { describeSettings }, { writeLine }] = await Promise.all([
     import('../../config.js'),
-    import('./settings.js'),
+    import('./shared/settings.js'),
     import('../../io.js'),
   ]);
   const config = readConfig(deps.env);

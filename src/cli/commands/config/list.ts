@@ -21,7 +21,7 @@ export function registerConfigList(parent: Command, deps: CliDeps, wrap: Wrap): 
 export async function runConfigList(options: GlobalOptions, deps: CliDeps): Promise<void> {
   const [{ readConfig }, { describeSettings }, { printJson, printTable }, { loadStyle }, { colorEnabled }] = await Promise.all([
     import('../../config.js'),
-    import('./settings.js'),
+    import('./shared/settings.js'),
     import('../../output.js'),
     import('../../style.js'),
     import('../../io.js'),

@@ -35,7 +35,7 @@ Examples:
 export async function runConfigSet(key: ProfileKey, rawValue: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
   const [{ openConfig, resolveSettings }, { parseSettingValue, redactKey, checkProfileName }, { writeLine }] = await Promise.all([
     import('../../config.js'),
-    import('./settings.js'),
+    import('./shared/settings.js'),
     import('../../io.js'),
   ]);
   const value = parseSettingValue(key, rawValue);

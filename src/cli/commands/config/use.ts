@@ -20,7 +20,7 @@ export interface ConfigUseOptions extends GlobalOptions {
 export async function runConfigUse(profile: string, options: ConfigUseOptions, deps: CliDeps): Promise<void> {
   const [{ openConfig }, { checkProfileName }, { writeLine }, { closestMatch }] = await Promise.all([
     import('../../config.js'),
-    import('./settings.js'),
+    import('./shared/settings.js'),
     import('../../io.js'),
     import('../../suggest.js'),
   ]);

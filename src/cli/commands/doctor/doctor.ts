@@ -2,13 +2,11 @@ import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { colorEnabled, isStdoutTTY, writeLine } from '../../io.js';
+import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
-import { loadStyle } from '../../style.js';
 import { keyHint } from '../../explain.js';
-import { normaliseBaseUrl } from '../../base-url.js';
 import { visible } from '../../sanitize.js';
-import { maintainedLtsMajors, pastEndOfLife } from './node-releases.js';
+import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
 
 export interface DoctorCheck {
   name: string;
@@ -52,11 +50,7 @@ export function nodeVersionCheck(version: string | undefined, now: number): Doct
 
 export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion, deps.clock.now())];
-  const [{ readConfig, resolveSettings }, { ApiClient }, { ApiResponseError, NetworkError }] = await Promise.all([
-    import('../../config.js'),
-    import('../../../client/http.js'),
-    import('../../../client/errors.js'),
-  ]);
+  const [{ readConfig }, { ApiResponseError, NetworkError }] = await Promise.all([import('../../config.js'), import('../../../client/errors.js')]);
 
   const config = readConfig(deps.env);
   try {
@@ -71,10 +65,9 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
   }
 
   const stored = config.config;
-  const configured = resolveSettings(options, deps.env, stored);
-  const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
-  for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
-  const settings = { ...configured, baseUrl: baseUrl.url };
+  // One quick attempt: doctor says what is wrong rather than waiting it out.
+  const session = await deps.api(options, { timeoutMs: 5000, retries: false });
+  const { settings, style } = session;
   if (settings.sources.apiKey === 'env REPORTCTL_API_KEY' && stored.profiles?.[settings.profileName]?.apiKey !== undefined) {
     checks.push({
       name: 'key source',
@@ -83,17 +76,7 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
       fix: '`unset REPORTCTL_API_KEY` to use the saved key',
     });
   }
-  const client = new ApiClient({
-    baseUrl: settings.baseUrl,
-    ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
-    keyHeader: settings.keyHeader,
-    timeoutMs: 5000,
-    maxTransientRetries: 0,
-    maxRateLimitRetries: 0,
-    sleep: deps.clock.sleep,
-    now: deps.clock.now,
-    signal: deps.signal,
-  });
+  const client = session.api.client;
 
   let reachable = false;
   try {
@@ -143,7 +126,6 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
   if (options.json) {
     writeLine(deps.io.stdout, JSON.stringify(checks));
   } else {
-    const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
     const tty = isStdoutTTY(deps.io);
     const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
     for (const check of checks) {

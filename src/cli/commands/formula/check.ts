@@ -91,8 +91,8 @@ export function formulaReport(formula: string, rules: FormulaRules): FormulaRepo
 
 /** The rules the service publishes; loaded lazily so the offline check never loads the client. */
 export async function remoteFormulaRules(options: GlobalOptions, deps: CliDeps): Promise<FormulaRules> {
-  const [{ connect }, { formulaRulesOf }] = await Promise.all([import('../../session.js'), import('../../../contract/template.js')]);
-  const session = await connect(options, deps);
+  const [{ formulaRulesOf }] = await Promise.all([import('../../../contract/template.js')]);
+  const session = await deps.api(options);
   const defaults = await session.api.catalogs.vegetationIndexDefaults();
   session.progress.stop();
   return formulaRulesOf(defaults);

@@ -35,12 +35,11 @@ Exit status: 0 when valid, 1 when invalid.`,
 }
 
 export async function runFormulaValidate(options: FormulaValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const { connect } = await import('../../session.js');
   // The service answers an over-long formula with a 400; say so without the round trip.
   if (options.formula.length > MAX_FORMULA_LENGTH) {
     throw new UsageError(`the formula is ${options.formula.length} characters long; the service accepts at most ${MAX_FORMULA_LENGTH}`);
   }
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const result = await session.api.templates.validateFormula(options.formula);
   session.progress.stop();
   const report: FormulaReport = {

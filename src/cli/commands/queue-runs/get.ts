@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
-import { stepColumns, stepsDone } from './columns.js';
+import { stepColumns, stepsDone } from './shared/columns.js';
 
 export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
   parent
@@ -15,14 +15,13 @@ export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap)
 }
 
 export async function runQueueRunsGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { findQueueRun }, { printJson, printTable, printFields, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
-    import('../../session.js'),
+  const [{ findQueueRun }, { printJson, printTable, printFields, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
     import('../../../client/api.js'),
     import('../../output.js'),
     import('../../io.js'),
     import('../../resolve.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   // The service has no endpoint for one run: it is looked up in the list.
   const found = await findQueueRun(session.api, id, 1, deps.signal);

@@ -3,7 +3,7 @@ import { queueRunStatuses, queueRunStatusNotes } from '../../../contract/vocabul
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
-import { queueRunColumns } from './columns.js';
+import { queueRunColumns } from './shared/columns.js';
 
 export interface QueueRunsListOptions extends GlobalOptions, ListOptions {
   status?: string;
@@ -29,8 +29,8 @@ Examples:
 }
 
 export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
-  const session = await connect(options, deps);
+  const { printList } = await import('../../list-output.js');
+  const session = await deps.api(options);
   await printList(
     deps,
     session,

@@ -9,7 +9,7 @@ import { visible } from '../../sanitize.js';
 import { secondsOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
 import type { Style } from '../../style.js';
-import { currentStep, stepsDone, stepSymbol } from './columns.js';
+import { currentStep, stepsDone, stepSymbol } from './shared/columns.js';
 
 export interface QueueRunsWatchOptions extends GlobalOptions {
   interval: number;
@@ -57,13 +57,12 @@ interface WatchView {
 }
 
 export async function runQueueRunsWatch(reference: string, options: QueueRunsWatchOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ connect }, { findQueueRun }, { ApiResponseError, NetworkError }, { resolveQueueRunId }] = await Promise.all([
-    import('../../session.js'),
+  const [{ findQueueRun }, { ApiResponseError, NetworkError }, { resolveQueueRunId }] = await Promise.all([
     import('../../../client/api.js'),
     import('../../../client/errors.js'),
     import('../../resolve.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   const intervalMs = Math.round((options.interval ?? 5) * 1000);
   const deadline = options.timeout === undefined ? Infinity : deps.clock.now() + options.timeout * 1000;

@@ -34,8 +34,8 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
 }
 
 export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
-  const session = await connect(options, deps);
+  const { printList } = await import('../../list-output.js');
+  const session = await deps.api(options);
   await printList(
     deps,
     session,

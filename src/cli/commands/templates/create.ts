@@ -5,7 +5,6 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import type { Session } from '../../session.js';
-import { importPackage } from '../../import-package.js';
 
 export interface TemplatesCreateOptions extends GlobalOptions {
   file?: string;
@@ -55,12 +54,11 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   if (options.fromPreset !== undefined && options.name === undefined && !interactive) {
     throw new UsageError('--from-preset needs --name NAME (the new template\'s name)');
   }
-  const [{ connect }, { submitTemplate }, { printJson }] = await Promise.all([
-    import('../../session.js'),
-    import('./submit.js'),
+  const [{ submitTemplate }, { printJson }] = await Promise.all([
+    import('./shared/submit.js'),
     import('../../output.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
 
   let body: unknown;
   if (options.file !== undefined) {
@@ -73,15 +71,15 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     const seed = await presetBody(session, options.fromPreset, deps);
     let name = options.name;
     if (name === undefined) {
-      const { input } = await importPackage('@inquirer/prompts');
-      name = await input(
-        { message: 'Template name', required: true, validate: (value) => (value.trim().length > 0 && value.length <= 200) || '1 to 200 characters' },
-        { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
-      );
+      name = await deps.prompter.input({
+        message: 'Template name',
+        required: true,
+        validate: (value) => (value.trim().length > 0 && value.length <= 200) || '1 to 200 characters',
+      });
     }
     body = { ...seed, name };
   } else {
-    const { runCreateWizard } = await import('./wizard.js');
+    const { runCreateWizard } = await import('./shared/wizard.js');
     const fromWizard = await runCreateWizard(session, deps);
     if (fromWizard === null) {
       writeLine(deps.io.stderr, 'nothing created');

@@ -3,7 +3,6 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
-import { importPackage } from '../../import-package.js';
 
 export interface TemplatesDeleteOptions extends GlobalOptions {
   yes?: boolean;
@@ -21,8 +20,8 @@ export function registerTemplatesDelete(parent: Command, deps: CliDeps, wrap: Wr
 }
 
 export async function runTemplatesDelete(reference: string, options: TemplatesDeleteOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { resolveTemplate }, { shortId }] = await Promise.all([import('../../session.js'), import('../../resolve.js'), import('../../output.js')]);
-  const session = await connect(options, deps);
+  const [{ resolveTemplate }, { shortId }] = await Promise.all([import('../../resolve.js'), import('../../output.js')]);
+  const session = await deps.api(options);
   // A template that is not there is a 404 before any question about deleting it.
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const { id } = template;
@@ -32,11 +31,7 @@ export async function runTemplatesDelete(reference: string, options: TemplatesDe
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError(`refusing to delete template ${named} without confirmation`, 'pass --yes to delete without a prompt');
     }
-    const { confirm } = await importPackage('@inquirer/prompts');
-    const sure = await confirm(
-      { message: `Delete template ${named}? This cannot be undone.`, default: false },
-      { input: deps.io.stdin, output: deps.io.stderr, signal: deps.signal },
-    );
+    const sure = await deps.prompter.confirm({ message: `Delete template ${named}? This cannot be undone.`, default: false });
     if (!sure) {
       writeLine(deps.io.stderr, 'not deleted');
       return;

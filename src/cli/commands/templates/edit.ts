@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { visible } from '../../sanitize.js';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { canPrompt, isStdoutTTY, writeLine } from '../../io.js';
+import { canPrompt, writeLine } from '../../io.js';
+import { EditorFailed } from '../../editor.js';
 import type { Wrap } from '../../action.js';
 
 export function registerTemplatesEdit(parent: Command, deps: CliDeps, wrap: Wrap): void {
@@ -25,15 +25,6 @@ Examples:
 An unchanged file sends nothing. If the edit is not valid, nothing is sent and the file is kept.`,
     )
     .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesEdit(id, command.optsWithGlobals<GlobalOptions>(), deps)));
-}
-
-function runEditor(editor: string, file: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    // Through the shell, so EDITOR may carry arguments ("code --wait").
-    const child = spawn(`${editor} "${file}"`, { shell: true, stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
 }
 
 /** The edit is kept only while it still matters: when it could not be sent. */
@@ -61,20 +52,18 @@ function withoutErrors(text: string): string {
 }
 
 export async function runTemplatesEdit(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const editor = deps.env.VISUAL || deps.env.EDITOR || (isStdoutTTY(deps.io) ? 'vi' : undefined);
-  if (!editor) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
-  const [{ connect }, { validateTemplateBody }, { invalidTemplate, submitTemplate }, { printJson }, { resolveTemplate }, { parseJsonText }, { explainError }] =
+  if (deps.editor.command === undefined) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
+  const [{ validateTemplateBody }, { invalidTemplate, submitTemplate }, { printJson }, { resolveTemplate }, { parseJsonText }, { explainError }] =
     await Promise.all([
-      import('../../session.js'),
       import('../../../contract/index.js'),
-      import('./submit.js'),
+      import('./shared/submit.js'),
       import('../../output.js'),
       import('../../resolve.js'),
       import('../../input.js'),
       import('../../explain.js'),
     ]);
   const { cachedCatalogs } = await import('../../catalog-cache.js');
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const id = template.id;
   const original = JSON.stringify(template, null, 2) + '\n';
@@ -85,10 +74,10 @@ export async function runTemplatesEdit(reference: string, options: GlobalOptions
   let offered = original;
   let rejection: CliError | undefined;
   for (;;) {
-    await writeFile(file, offered, { mode: 0o600 });
-    const status = await runEditor(editor, file);
-    if (status !== 0) throw new CliError(`the editor exited with status ${status}; nothing was sent (your file: ${file})`, ExitCode.failed);
-    const edited = await readFile(file, 'utf8');
+    const edited = await deps.editor.edit(file, offered).catch((error: unknown) => {
+      if (error instanceof EditorFailed) throw new CliError(`${error.message}; nothing was sent (your file: ${file})`, ExitCode.failed);
+      throw error;
+    });
     if (rejection && (edited === offered || withoutErrors(edited).trim() === '')) {
       throw new CliError(`edit given up; nothing was sent (${rejection.message})`, ExitCode.failed, kept, { ...rejection.details, hints: [] });
     }

@@ -13,12 +13,11 @@ export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap)
 }
 
 export async function runTemplatesGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printJson, printFields }, { resolveTemplate }] = await Promise.all([
-    import('../../session.js'),
+  const [{ printJson, printFields }, { resolveTemplate }] = await Promise.all([
     import('../../output.js'),
     import('../../resolve.js'),
   ]);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   if (options.json) return printJson(deps, template);
   const { style } = session;

@@ -5,7 +5,7 @@ import { addListOptions, choiceOption, type ListOptions } from '../../list-optio
 import type { Wrap } from '../../action.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
-import { templateColumns } from './columns.js';
+import { templateColumns } from './shared/columns.js';
 
 export interface TemplatesListOptions extends GlobalOptions, ListOptions {
   analysisType?: string;
@@ -45,8 +45,8 @@ async function checkReportType(reportType: string, session: Session, deps: CliDe
 }
 
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
-  const session = await connect(options, deps);
+  const { printList } = await import('../../list-output.js');
+  const session = await deps.api(options);
   if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
   await printList(

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { addListOptions, type ListOptions } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
-import { presetColumns } from './columns.js';
+import { presetColumns } from './shared/columns.js';
 
 export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: Wrap): void {
   addListOptions(parent.command('presets').description('List starter templates (use one with `templates create --from-preset ID`)'))
@@ -11,8 +11,8 @@ export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: W
 }
 
 export async function runTemplatesPresets(options: GlobalOptions & ListOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { printList }] = await Promise.all([import('../../session.js'), import('../../list-output.js')]);
-  const session = await connect(options, deps);
+  const { printList } = await import('../../list-output.js');
+  const session = await deps.api(options);
   await printList(
     deps,
     session,

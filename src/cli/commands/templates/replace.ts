@@ -27,15 +27,14 @@ Examples:
 }
 
 export async function runTemplatesReplace(reference: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
-  const [{ connect }, { submitTemplate }, { printJson }, { readJsonInput }, { resolveTemplateId }] = await Promise.all([
-    import('../../session.js'),
-    import('./submit.js'),
+  const [{ submitTemplate }, { printJson }, { readJsonInput }, { resolveTemplateId }] = await Promise.all([
+    import('./shared/submit.js'),
     import('../../output.js'),
     import('../../input.js'),
     import('../../resolve.js'),
   ]);
   const body = await readJsonInput(options.file, deps);
-  const session = await connect(options, deps);
+  const session = await deps.api(options);
   const id = await resolveTemplateId(session.api, reference, deps.signal);
   const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
   if (options.json) return printJson(deps, replaced);

@@ -44,7 +44,7 @@ export async function runTemplatesValidate(files: string[], options: TemplatesVa
   const [{ readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
     import('../../input.js'),
     import('../../../contract/index.js'),
-    import('./explain.js'),
+    import('./shared/issue-hints.js'),
     import('../../explain.js'),
   ]);
   // Every file is read first: a bad one is a usage error before any request.
@@ -80,8 +80,8 @@ async function catalogsToCheckWith(options: TemplatesValidateOptions, deps: CliD
     writeLine(deps.io.stderr, "checked offline, against the catalogs bundled with reportctl (those `serve` starts with); the service's may differ");
     return seedCatalogs;
   }
-  const [{ connect }, { cachedCatalogs }] = await Promise.all([import('../../session.js'), import('../../catalog-cache.js')]);
-  const session = await connect(options, deps);
+  const [{ cachedCatalogs }] = await Promise.all([import('../../catalog-cache.js')]);
+  const session = await deps.api(options);
   const catalogs = await cachedCatalogs(session, deps);
   session.progress.stop();
   return catalogs;

@@ -1,8 +1,8 @@
-import { ApiResponseError } from '../../../client/errors.js';
-import type { ServiceApi } from '../../../client/api.js';
-import { templateBodySchema, toValidationIssues, type Catalogs, type Template, type ValidationIssue } from '../../../contract/index.js';
-import { CliError, ExitCode } from '../../errors.js';
-import { explainTemplateIssues } from './explain.js';
+import { ApiResponseError } from '../../../../client/errors.js';
+import type { ServiceApi } from '../../../../client/api.js';
+import { templateBodySchema, toValidationIssues, type Catalogs, type Template, type ValidationIssue } from '../../../../contract/index.js';
+import { CliError, ExitCode } from '../../../errors.js';
+import { explainTemplateIssues } from './issue-hints.js';
 
 /**
  * Sends a template body, after the local schema check (a mistake is heard about without a

@@ -1,6 +1,6 @@
-import type { AnalysisType, Catalogs, ValidationIssue } from '../../../contract/index.js';
-import { closestMatch } from '../../suggest.js';
-import { visible } from '../../sanitize.js';
+import type { AnalysisType, Catalogs, ValidationIssue } from '../../../../contract/index.js';
+import { closestMatch } from '../../../suggest.js';
+import { visible } from '../../../sanitize.js';
 
 const NUMERIC_FIELDS = new Set(['mapResolution', 'saviL', 'margins.top', 'margins.right', 'margins.bottom', 'margins.left']);
 

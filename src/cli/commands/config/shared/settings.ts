@@ -1,7 +1,7 @@
-import { keyHeaders } from '../../../client/key-headers.js';
-import { resolveSettings, type ConfigShape, type ProfileKey } from '../../config.js';
-import type { Env } from '../../io.js';
-import { UsageError } from '../../errors.js';
+import { keyHeaders } from '../../../../client/key-headers.js';
+import { resolveSettings, type ConfigShape, type ProfileKey } from '../../../config.js';
+import type { Env } from '../../../io.js';
+import { UsageError } from '../../../errors.js';
 
 export const languages = ['en', 'es'] as const;
 

@@ -1,5 +1,5 @@
 import type { Argument, Command, Option } from 'commander';
-import { choiceNotes, type ChoiceNotes } from '../../choice-notes.js';
+import { choiceNotes, type ChoiceNotes } from '../../../choice-notes.js';
 
 export type IdKind = 'template-ids' | 'run-ids' | 'preset-ids';
 
