@@ -6,9 +6,12 @@
 // for the CLI's file beside it (dist/main.cjs.cache, used by bin/reportctl.js). ESM-only
 // packages (chalk, ora, conf, inquirer) are loaded with import() from a small file apart.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -74,13 +77,52 @@ const VENDOR_IMPORT = new RegExp(`^(${VENDORED.join('|')})(/.*)?$`);
 const vendor = {
   name: 'vendor',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/vendor\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onResolve({ filter: VENDOR_IMPORT }, (args) => {
       vendorSpecifiers.add(args.path);
       return { path: args.path, namespace: 'vendor' };
     });
+    // Through bin/code-cache.js, which compiles dist/vendor.cjs from the build's V8 cache.
+    pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
-      contents: `module.exports = require('./vendor.cjs')(${JSON.stringify(args.path)});`,
+      contents: `module.exports = require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, 'vendor.cjs'))(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * zod's `locales` holds the messages of some fifty languages, and zod loads them all with its
+ * index: in the vendor file only English is kept, the one the project uses (zod's default).
+ * About a tenth of a network command's start-up (bench/startup.mjs).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.cjs$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/') ? { path: args.importer, namespace: 'zod-locales' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `exports.en = require('../locales/en.cjs').default;`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * undici's HTTP/1 client requires its HTTP/2 one at load time, and that loads node:http2, the
+ * costliest builtin a network command would load (some 15 ms). The service speaks HTTP/1, so
+ * in the vendor file client-h2.js loads on its first connection over HTTP/2 only.
+ */
+const lazyHttp2 = {
+  name: 'lazy-undici-h2',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      args.namespace === 'file' && args.importer.endsWith('/node_modules/undici/lib/dispatcher/client.js')
+        ? { path: join(dirname(args.importer), 'client-h2.js'), namespace: 'lazy-h2' }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      contents: `let connectH2;\nmodule.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.path)}))(...args);`,
+      resolveDir: dirname(args.path),
       loader: 'js',
     }));
   },
@@ -121,6 +163,8 @@ try {
     ...common,
     stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: 'vendor.js' },
     outfile: new URL('vendor.cjs', staging).pathname,
+    plugins: [zodEnglishOnly, lazyHttp2],
+    banner: { js: `// build ${buildId}` },
   });
   await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
@@ -137,14 +181,39 @@ try {
 renameSync(staging, new URL('../dist', import.meta.url));
 rmSync(old, { recursive: true, force: true });
 
-// V8's code cache for the CLI, from one run of its most common short command. Optional: a
-// failure here only costs start-up time, so it warns and the build stands.
-const warmed = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/reportctl.js', import.meta.url)), 'formula', 'check', 'NIR/(R+eps)'], {
-  env: { ...process.env, REPORTCTL_WRITE_CODE_CACHE: '1' },
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
+// V8's code caches, each from one run that uses the file (see bin/code-cache.js): the CLI's
+// from its most common short command, the client packages' from `templates list` against a
+// stand-in service that answers with an empty page. Optional: a failure here only costs
+// start-up time, so it warns and the build stands.
+const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
+await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
+const standIn = createServer((request, response) => {
+  response.setHeader('content-type', 'application/json');
+  response.end(JSON.stringify({ total: 0, page: 1, limit: 20, data: [] }));
 });
-if (warmed.status !== 0) console.warn(`build: no code cache for dist/main.cjs (${warmed.error?.message ?? warmed.stderr.trim()})`);
+await new Promise((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+const configDir = mkdtempSync(join(tmpdir(), 'reportctl-build-'));
+try {
+  const baseUrl = `http://127.0.0.1:${standIn.address().port}`;
+  await warmCodeCache('vendor.cjs', ['templates', 'list', '--base-url', baseUrl, '--api-key', 'rctl_build'], { REPORTCTL_CONFIG_DIR: configDir });
+} finally {
+  standIn.close();
+  rmSync(configDir, { recursive: true, force: true });
+}
+
+async function warmCodeCache(file, args, env = {}) {
+  const child = spawn(process.execPath, [reportctl, ...args], {
+    env: { ...process.env, ...env, REPORTCTL_WRITE_CODE_CACHE: file },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  const [status, error] = await new Promise((resolve) => {
+    child.on('error', (failure) => resolve([null, failure]));
+    child.on('close', (code) => resolve([code, null]));
+  });
+  if (status !== 0) console.warn(`build: no code cache for dist/${file} (${error?.message ?? stderr.trim()})`);
+}
 
 function isEsmOnly(name) {
   const manifest = JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8'));

@@ -63,7 +63,8 @@ function v8Accepts(main: string, cache: Buffer): boolean {
     process.stdout.write(String(!script.cachedDataRejected));`;
   const file = join(tempDir(), 'cache');
   writeFileSync(file, cache);
-  const result = spawnSync(process.execPath, ['-e', probe, main, file], { encoding: 'utf8' });
+  // Under the V8 flag bin/reportctl.js sets before it loads anything: V8 checks the flags too.
+  const result = spawnSync(process.execPath, ['--liftoff-only', '-e', probe, main, file], { encoding: 'utf8' });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout === 'true';
 }
@@ -81,6 +82,14 @@ describe('V8 code cache of dist/main.cjs', () => {
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     expect(cache.toString('latin1', 0, 17)).toBe(`${id}\n`);
     expect(v8Accepts(join(ROOT, 'dist', 'main.cjs'), cache)).toBe(true);
+  });
+
+  it('and one for the client packages (dist/vendor.cjs), of the same build', () => {
+    const vendor = readFileSync(join(ROOT, 'dist', 'vendor.cjs'), 'utf8');
+    const vendorCache = readFileSync(join(ROOT, 'dist', 'vendor.cjs.cache'));
+    expect(idOf(vendor)).toBe(idOf(source));
+    expect(vendorCache.toString('latin1', 0, 17)).toBe(`${idOf(source)}\n`);
+    expect(v8Accepts(join(ROOT, 'dist', 'vendor.cjs'), vendorCache)).toBe(true);
   });
 
   it('with the cache, every kind of command answers exactly as without the bin', { timeout: 60_000 }, () => {
