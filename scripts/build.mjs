@@ -33,13 +33,19 @@ rmSync(staging, { recursive: true, force: true });
  * import() of ESM-only packages (src/cli/import-package.ts; see there why).
  */
 const apart = ['embedded', 'import-package'];
+/** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
+const cached = new Set(['embedded']);
+/** A module of the CLI's bundle that stands for `file` in dist/, loaded through bin/code-cache.js. */
+const compiledFrom = (file) => `require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, ${JSON.stringify(file)}))`;
 const keepApart = {
   name: 'keep-apart',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => ({
-      path: `./${/([\w-]+)\.js$/.exec(args.path)[1]}.cjs`,
-      external: true,
-    }));
+    pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
+    pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => {
+      const name = /([\w-]+)\.js$/.exec(args.path)[1];
+      return cached.has(name) ? { path: name, namespace: 'compiled' } : { path: `./${name}.cjs`, external: true };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'compiled' }, (args) => ({ contents: `module.exports = ${compiledFrom(`${args.path}.cjs`)};`, loader: 'js' }));
   },
 };
 /**
@@ -82,9 +88,8 @@ const vendor = {
       return { path: args.path, namespace: 'vendor' };
     });
     // Through bin/code-cache.js, which compiles dist/vendor.cjs from the build's V8 cache.
-    pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
-      contents: `module.exports = require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, 'vendor.cjs'))(${JSON.stringify(args.path)});`,
+      contents: `module.exports = ${compiledFrom('vendor.cjs')}(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
   },
@@ -127,6 +132,25 @@ const lazyHttp2 = {
     }));
   },
 };
+/**
+ * `admin` commands share dist/embedded.cjs with `serve` but never build the HTTP app: fastify
+ * (and the hundred files it requires: avvio, find-my-way, semver...) loads on the first call
+ * of its factory. Only the factory is imported as a value (src/server/app.ts); the build fails
+ * if anything else is.
+ */
+const lazyFastify = {
+  name: 'lazy-fastify',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^fastify$/ }, (args) =>
+      args.namespace === 'lazy-fastify' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-fastify' },
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-fastify' }, () => ({
+      contents: `let real;\nexport default function fastify(...args) { return (real ??= require('fastify'))(...args); }`,
+      loader: 'js',
+      resolveDir: '.',
+    }));
+  },
+};
 const common = {
   bundle: true,
   format: 'cjs',
@@ -166,7 +190,7 @@ try {
     plugins: [zodEnglishOnly, lazyHttp2],
     banner: { js: `// build ${buildId}` },
   });
-  await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
+  await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname, plugins: [lazyFastify], banner: { js: `// build ${buildId}` } });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
@@ -182,11 +206,12 @@ renameSync(staging, new URL('../dist', import.meta.url));
 rmSync(old, { recursive: true, force: true });
 
 // V8's code caches, each from one run that uses the file (see bin/code-cache.js): the CLI's
-// from its most common short command, the client packages' from `templates list` against a
+// from its most common short command, the service's from an admin command, the client packages' from `templates list` against a
 // stand-in service that answers with an empty page. Optional: a failure here only costs
 // start-up time, so it warns and the build stands.
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
+await warmCodeCache('embedded.cjs', ['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
 const standIn = createServer((request, response) => {
   response.setHeader('content-type', 'application/json');
   response.end(JSON.stringify({ total: 0, page: 1, limit: 20, data: [] }));

@@ -84,12 +84,12 @@ describe('V8 code cache of dist/main.cjs', () => {
     expect(v8Accepts(join(ROOT, 'dist', 'main.cjs'), cache)).toBe(true);
   });
 
-  it('and one for the client packages (dist/vendor.cjs), of the same build', () => {
-    const vendor = readFileSync(join(ROOT, 'dist', 'vendor.cjs'), 'utf8');
-    const vendorCache = readFileSync(join(ROOT, 'dist', 'vendor.cjs.cache'));
-    expect(idOf(vendor)).toBe(idOf(source));
-    expect(vendorCache.toString('latin1', 0, 17)).toBe(`${idOf(source)}\n`);
-    expect(v8Accepts(join(ROOT, 'dist', 'vendor.cjs'), vendorCache)).toBe(true);
+  it.each([['vendor.cjs'], ['embedded.cjs']])('and one for dist/%s (client packages, service), of the same build', (file) => {
+    const other = readFileSync(join(ROOT, 'dist', file), 'utf8');
+    const otherCache = readFileSync(join(ROOT, 'dist', `${file}.cache`));
+    expect(idOf(other)).toBe(idOf(source));
+    expect(otherCache.toString('latin1', 0, 17)).toBe(`${idOf(source)}\n`);
+    expect(v8Accepts(join(ROOT, 'dist', file), otherCache)).toBe(true);
   });
 
   it('with the cache, every kind of command answers exactly as without the bin', { timeout: 60_000 }, () => {

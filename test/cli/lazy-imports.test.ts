@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startServe, tempDir, type TestServer } from '../helpers/server.js';
@@ -36,6 +36,13 @@ export async function resolve(specifier, context, next) {
 const { appendFileSync } = require('node:fs');
 const { pathToFileURL } = require('node:url');
 register(${JSON.stringify(pathToFileURL(hooks).href)});
+// The build's own files compiled from V8's cache (bin/code-cache.js) pass no loader: seen here.
+const codeCache = require(${JSON.stringify(join(dirname(BIN), 'code-cache.js'))});
+const loadCompiled = codeCache.loadCompiled;
+codeCache.loadCompiled = function (file) {
+  appendFileSync(${JSON.stringify(log)}, pathToFileURL(file).href + ' -\\n');
+  return loadCompiled.apply(this, arguments);
+};
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
   const loaded = load.apply(this, arguments);
@@ -66,7 +73,7 @@ describe('heavy modules load lazily', () => {
       // commander's own require, from inside dist/main.cjs: the hook sees what the CLI loads
       // (the bin compiles that file itself, from V8's code cache, so the file is not listed).
       expect(loaded.some((url) => url.endsWith('node:events'))).toBe(true);
-      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs'))).toEqual([]);
+      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs') || url.includes('/dist/vendor.cjs'))).toEqual([]);
       for (const name of HEAVY) {
         expect(loaded.filter((url) => url.includes(`/node_modules/${name}`)), name).toEqual([]);
       }
@@ -89,6 +96,12 @@ describe('heavy modules load lazily', () => {
     const withDb = modulesLoadedBy(['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
     expect(withDb.some((url) => url.includes('/node_modules/better-sqlite3'))).toBe(true);
     expect(withDb.some((url) => url.includes('/dist/embedded.cjs'))).toBe(true);
+  });
+
+  it('admin commands do not load the HTTP framework (scripts/build.mjs)', () => {
+    const loaded = modulesLoadedBy(['admin', 'accounts', 'create', '--db', ':memory:', '--json']);
+    expect(loaded.some((url) => url.includes('/node_modules/better-sqlite3'))).toBe(true);
+    expect(loaded.filter((url) => /\/node_modules\/(fastify|@fastify|avvio|find-my-way)\//.test(url))).toEqual([]);
   });
 });
 
@@ -126,6 +139,7 @@ describe('network commands load their packages from the bundle', () => {
       env,
     );
     // Not vacuous: the bundle's vendor file ran, and asked for the builtins undici needs.
+    expect(loaded.some(([url]) => url.endsWith('/dist/vendor.cjs'))).toBe(true);
     expect(loaded.some(([url, from]) => url.endsWith('node:net') && from.endsWith('/dist/vendor.cjs'))).toBe(true);
     expect(loaded.filter(([url, from]) => url.includes('/node_modules/') || from.includes('/node_modules/'))).toEqual([]);
     // HTTP/2 is loaded on first use only (scripts/build.mjs): the service speaks HTTP/1.
