@@ -5,6 +5,7 @@ import { ApiError, validationFailed } from './errors.js';
 import { presentedKey } from './auth.js';
 import { ECHO_MAX, LOGGED_MAX, shown } from './log-redaction.js';
 import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
+import { noSchemaCompilers } from './no-schema-compilers.js';
 import { registerJsonBody } from './json-body.js';
 import { faultInjection } from './faults.js';
 import { RollingWindowLimiter } from './rate-limit.js';
@@ -57,6 +58,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const app = Fastify({
     logger: false,
+    schemaController: noSchemaCompilers,
     bodyLimit: MIB,
     requestTimeout,
     // Node enforces both deadlines only when it checks its connections, every 30 s by
