@@ -11,13 +11,7 @@
 'use strict';
 const path = require('node:path');
 const Module = require('node:module');
-const { setFlagsFromString } = require('node:v8');
 const { loadCompiled } = require('./code-cache.js');
-
-// undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
-// for a command that lasts a moment, CPU and some 35 MB of memory never recouped. Set first,
-// for every command: V8 refuses a code cache made under other flags (code-cache.js).
-setFlagsFromString('--liftoff-only');
 
 // Off, and silent, where NODE_DISABLE_COMPILE_CACHE is set or its folder cannot be written.
 if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.split('.')[0]) >= 24) Module.enableCompileCache?.();
