@@ -1,10 +1,10 @@
-// Bundles src/ into CommonJS: dist/main.cjs (the CLI) and dist/embedded.cjs (serve, admin).
-// Packages stay outside the bundles (commander aside) and load where a command needs them;
-// esbuild runs each module's body on first use. CommonJS files start measurably faster than
-// a tree of ES modules, and compiling the CLI's file is most of its start-up, so the service
-// lives in a file of its own (see bench/startup.mjs), and the build leaves V8's code cache
-// for the CLI's file beside it (dist/main.cjs.cache, used by bin/reportctl.js). ESM-only
-// packages (chalk, ora, conf, inquirer) are loaded with import() from a small file apart.
+// Bundles src/ into CommonJS: dist/main.cjs (the CLI), dist/vendor.cjs (the client's
+// packages) and dist/embedded.cjs (serve, admin, with fastify). Other packages stay outside
+// and load where a command needs them; esbuild runs each module's body on first use.
+// CommonJS files start measurably faster than a tree of ES modules, and compiling a file is
+// most of a short command's start-up, so the build leaves V8's code cache beside each of the
+// three (`<file>.cache`, used through bin/code-cache.js). ESM-only packages (chalk, ora, conf,
+// inquirer) are loaded with import() from a small file apart.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -12,9 +12,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+const require = createRequire(import.meta.url);
 const VENDORED = ['undici', 'zod', 'cli-table3'];
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Bundled: commander (every command's path) and what the client path needs (undici, zod,
@@ -138,16 +139,16 @@ const lazyHttp2 = {
   },
 };
 /**
- * `admin` commands share dist/embedded.cjs with `serve` but never build the HTTP app: fastify
- * (and the hundred files it requires: avvio, find-my-way, semver...) loads on the first call
- * of its factory. Only the factory is imported as a value (src/server/app.ts); the build fails
- * if anything else is.
+ * fastify is bundled into dist/embedded.cjs (a hundred files fewer for `serve` to load, and
+ * covered by its code cache), but `admin` commands, which share that file, never build the
+ * HTTP app: fastify's code runs on the first call of its factory. Only the factory is
+ * imported as a value (src/server/app.ts); the build fails if anything else is.
  */
 const lazyFastify = {
   name: 'lazy-fastify',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^fastify$/ }, (args) =>
-      args.namespace === 'lazy-fastify' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-fastify' },
+      args.namespace === 'lazy-fastify' ? { path: require.resolve('fastify') } : { path: args.path, namespace: 'lazy-fastify' },
     );
     pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-fastify' }, () => ({
       contents: `let real;\nexport default function fastify(...args) { return (real ??= require('fastify'))(...args); }`,
@@ -216,7 +217,8 @@ rmSync(old, { recursive: true, force: true });
 // start-up time, so it warns and the build stands.
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
-await warmCodeCache('embedded.cjs', ['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
+// serve, stopped once it listens: its cache then holds the store's code and fastify's start.
+await warmCodeCache('embedded.cjs', ['serve', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], {}, { stopWhenListening: true });
 const standIn = createServer((request, response) => {
   response.setHeader('content-type', 'application/json');
   response.end(JSON.stringify({ total: 0, page: 1, limit: 20, data: [] }));
@@ -231,11 +233,13 @@ try {
   rmSync(configDir, { recursive: true, force: true });
 }
 
-async function warmCodeCache(file, args, env = {}) {
+async function warmCodeCache(file, args, env = {}, { stopWhenListening = false } = {}) {
   const child = spawn(process.execPath, [reportctl, ...args], {
     env: { ...process.env, ...env, REPORTCTL_WRITE_CODE_CACHE: file },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', stopWhenListening ? 'pipe' : 'ignore', 'pipe'],
   });
+  // Its first line on stdout says where it listens: SIGTERM then makes it exit cleanly.
+  if (stopWhenListening) child.stdout.once('data', () => child.kill('SIGTERM'));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const [status, error] = await new Promise((resolve) => {
