@@ -179,3 +179,5 @@ for (const name of selected) {
 if (serveRatios.length > 0) line('serve (to `listening on`)', median(serveWalls), serveRatios, median(serveRss), undefined);
 console.log('targets: client commands ≤ 1.5× (goal 1.2×) and peak RSS ≤ 60 MB; admin accounts create ≤ 2×; serve is reported');
 process.exitCode = pass ? 0 : 1;
+// The service's pipes would keep this process alive.
+serve.kill('SIGKILL');

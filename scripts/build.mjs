@@ -1,18 +1,22 @@
-// Bundles src/ into CommonJS: dist/main.cjs (the CLI) and dist/embedded.cjs (serve, admin),
-// and the dashboard page serve hosts into dist/dashboard/.
-// Packages stay outside the bundles (commander aside) and load where a command needs them;
-// esbuild runs each module's body on first use. CommonJS files start measurably faster than
-// a tree of ES modules, and compiling the CLI's file is most of its start-up, so the service
-// lives in a file of its own (see bench/startup.mjs), and the build leaves V8's code cache
-// for the CLI's file beside it (dist/main.cjs.cache, used by bin/reportctl.js). ESM-only
-// packages (chalk, ora, conf, inquirer) are loaded with import() from a small file apart.
+// Bundles src/ into CommonJS: dist/main.cjs (the CLI), dist/vendor.cjs (the client's
+// packages) and dist/embedded.cjs (serve, admin, with fastify), and the dashboard page serve
+// hosts into dist/dashboard/. Other packages stay outside and load where a command needs them;
+// esbuild runs each module's body on first use. CommonJS files start measurably faster than a
+// tree of ES modules, and compiling a file is most of a short command's start-up, so the build
+// leaves V8's code cache beside each of the three (`<file>.cache`, used through
+// bin/code-cache.js). ESM-only packages (chalk, ora, conf, inquirer) are loaded with import()
+// from a small file apart.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+const require = createRequire(import.meta.url);
 const VENDORED = ['undici', 'zod', 'cli-table3'];
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Bundled: commander (every command's path) and what the client path needs (undici, zod,
@@ -31,13 +35,19 @@ rmSync(staging, { recursive: true, force: true });
  * import() of ESM-only packages (src/cli/import-package.ts; see there why).
  */
 const apart = ['embedded', 'import-package'];
+/** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
+const cached = new Set(['embedded']);
+/** A module of the CLI's bundle that stands for `file` in dist/, loaded through bin/code-cache.js. */
+const compiledFrom = (file) => `require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, ${JSON.stringify(file)}))`;
 const keepApart = {
   name: 'keep-apart',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => ({
-      path: `./${/([\w-]+)\.js$/.exec(args.path)[1]}.cjs`,
-      external: true,
-    }));
+    pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
+    pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => {
+      const name = /([\w-]+)\.js$/.exec(args.path)[1];
+      return cached.has(name) ? { path: name, namespace: 'compiled' } : { path: `./${name}.cjs`, external: true };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'compiled' }, (args) => ({ contents: `module.exports = ${compiledFrom(`${args.path}.cjs`)};`, loader: 'js' }));
   },
 };
 /**
@@ -75,14 +85,76 @@ const VENDOR_IMPORT = new RegExp(`^(${VENDORED.join('|')})(/.*)?$`);
 const vendor = {
   name: 'vendor',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/vendor\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onResolve({ filter: VENDOR_IMPORT }, (args) => {
       vendorSpecifiers.add(args.path);
       return { path: args.path, namespace: 'vendor' };
     });
+    // Through bin/code-cache.js, which compiles dist/vendor.cjs from the build's V8 cache.
+    // undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
+    // for a command that lasts a moment, CPU and some 35 MB of memory never recouped. The flag
+    // is set before the file is compiled, as when its cache was made: V8 refuses a cache made
+    // under other flags. Not earlier: builtins loaded after a flag change lose Node's own
+    // cache, which would slow down `formula check` and `--help`.
     pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
-      contents: `module.exports = require('./vendor.cjs')(${JSON.stringify(args.path)});`,
+      contents: `require('node:v8').setFlagsFromString('--liftoff-only');\nmodule.exports = ${compiledFrom('vendor.cjs')}(${JSON.stringify(args.path)});`,
       loader: 'js',
+    }));
+  },
+};
+/**
+ * zod's `locales` holds the messages of some fifty languages, and zod loads them all with its
+ * index: in the vendor file only English is kept, the one the project uses (zod's default).
+ * About a tenth of a network command's start-up (bench/startup.mjs).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.cjs$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/') ? { path: args.importer, namespace: 'zod-locales' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `exports.en = require('../locales/en.cjs').default;`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * undici's HTTP/1 client requires its HTTP/2 one at load time, and that loads node:http2, the
+ * costliest builtin a network command would load (some 15 ms). The service speaks HTTP/1, so
+ * in the vendor file client-h2.js loads on its first connection over HTTP/2 only.
+ */
+const lazyHttp2 = {
+  name: 'lazy-undici-h2',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      args.namespace === 'file' && args.importer.endsWith('/node_modules/undici/lib/dispatcher/client.js')
+        ? { path: join(dirname(args.importer), 'client-h2.js'), namespace: 'lazy-h2' }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      contents: `let connectH2;\nmodule.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.path)}))(...args);`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * fastify is bundled into dist/embedded.cjs (a hundred files fewer for `serve` to load, and
+ * covered by its code cache), but `admin` commands, which share that file, never build the
+ * HTTP app: fastify's code runs on the first call of its factory. Only the factory is
+ * imported as a value (src/server/app.ts); the build fails if anything else is.
+ */
+const lazyFastify = {
+  name: 'lazy-fastify',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^fastify$/ }, (args) =>
+      args.namespace === 'lazy-fastify' ? { path: require.resolve('fastify') } : { path: args.path, namespace: 'lazy-fastify' },
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-fastify' }, () => ({
+      contents: `let real;\nexport default function fastify(...args) { return (real ??= require('fastify'))(...args); }`,
+      loader: 'js',
+      resolveDir: '.',
     }));
   },
 };
@@ -122,8 +194,10 @@ try {
     ...common,
     stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: 'vendor.js' },
     outfile: new URL('vendor.cjs', staging).pathname,
+    plugins: [zodEnglishOnly, lazyHttp2],
+    banner: { js: `// build ${buildId}` },
   });
-  await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname });
+  await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname, plugins: [lazyFastify], banner: { js: `// build ${buildId}` } });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
   await buildDashboard(new URL('dashboard/', staging));
 } catch (error) {
@@ -139,14 +213,43 @@ try {
 renameSync(staging, new URL('../dist', import.meta.url));
 rmSync(old, { recursive: true, force: true });
 
-// V8's code cache for the CLI, from one run of its most common short command. Optional: a
-// failure here only costs start-up time, so it warns and the build stands.
-const warmed = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/reportctl.js', import.meta.url)), 'formula', 'check', 'NIR/(R+eps)'], {
-  env: { ...process.env, REPORTCTL_WRITE_CODE_CACHE: '1' },
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
+// V8's code caches, each from one run that uses the file (see bin/code-cache.js): the CLI's
+// from its most common short command, the service's from an admin command, the client packages' from `templates list` against a
+// stand-in service that answers with an empty page. Optional: a failure here only costs
+// start-up time, so it warns and the build stands.
+const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
+await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
+// serve, stopped once it listens: its cache then holds the store's code and fastify's start.
+await warmCodeCache('embedded.cjs', ['serve', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], {}, { stopWhenListening: true });
+const standIn = createServer((request, response) => {
+  response.setHeader('content-type', 'application/json');
+  response.end(JSON.stringify({ total: 0, page: 1, limit: 20, data: [] }));
 });
-if (warmed.status !== 0) console.warn(`build: no code cache for dist/main.cjs (${warmed.error?.message ?? warmed.stderr.trim()})`);
+await new Promise((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+const configDir = mkdtempSync(join(tmpdir(), 'reportctl-build-'));
+try {
+  const baseUrl = `http://127.0.0.1:${standIn.address().port}`;
+  await warmCodeCache('vendor.cjs', ['templates', 'list', '--base-url', baseUrl, '--api-key', 'rctl_build'], { REPORTCTL_CONFIG_DIR: configDir });
+} finally {
+  standIn.close();
+  rmSync(configDir, { recursive: true, force: true });
+}
+
+async function warmCodeCache(file, args, env = {}, { stopWhenListening = false } = {}) {
+  const child = spawn(process.execPath, [reportctl, ...args], {
+    env: { ...process.env, ...env, REPORTCTL_WRITE_CODE_CACHE: file },
+    stdio: ['ignore', stopWhenListening ? 'pipe' : 'ignore', 'pipe'],
+  });
+  // Its first line on stdout says where it listens: SIGTERM then makes it exit cleanly.
+  if (stopWhenListening) child.stdout.once('data', () => child.kill('SIGTERM'));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  const [status, error] = await new Promise((resolve) => {
+    child.on('error', (failure) => resolve([null, failure]));
+    child.on('close', (code) => resolve([code, null]));
+  });
+  if (status !== 0) console.warn(`build: no code cache for dist/${file} (${error?.message ?? stderr.trim()})`);
+}
 
 /**
  * The page `serve` answers at / (src/dashboard/): one browser bundle and one stylesheet, named

@@ -6,7 +6,6 @@ import undiciErrors from 'undici/lib/core/errors.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import undiciApi from 'undici/lib/api/index.js';
 import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import { setFlagsFromString } from 'node:v8';
 import { NetworkError, UnexpectedResponseError } from './errors.js';
 import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
 
@@ -16,9 +15,6 @@ function defaultDispatcher(): Dispatcher {
   if (sharedDispatcher === undefined) {
     // What undici's index does as it loads: the proxy agent calls connect() on its client.
     Object.assign(UndiciDispatcher.prototype, undiciApi);
-    // undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
-    // for a command that lasts a moment, CPU and some 35 MB of memory never recouped.
-    setFlagsFromString('--liftoff-only');
   }
   sharedDispatcher ??= new EnvHttpProxyAgent();
   return sharedDispatcher;

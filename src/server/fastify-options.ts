@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
+import { noSchemaCompilers } from './no-schema-compilers.js';
 
 const MIB = 1024 * 1024;
 
@@ -24,6 +25,8 @@ export function fastifyOptions(
   const headersTimeout = Math.min(limits.headersTimeoutMs ?? 10_000, requestTimeout);
   return {
     logger: false,
+    // Routes validate with zod and send their own bytes: no ajv or fast-json-stringify to load.
+    schemaController: noSchemaCompilers,
     bodyLimit: MIB,
     requestTimeout,
     // Node enforces both deadlines only when it checks its connections, every 30 s by

@@ -55,7 +55,7 @@ function expectSameAsPlainRequire(dir: string): void {
 const idOf = (source: string) => /^\/\/ build ([0-9a-f]{16})\n/.exec(source)?.[1];
 
 /** Whether V8, in a fresh `node`, takes `cache` (without its id line) for `main`. */
-function v8Accepts(main: string, cache: Buffer): boolean {
+function v8Accepts(main: string, cache: Buffer, flags: string[] = []): boolean {
   const probe = `
     const vm = require('node:vm'), Module = require('node:module'), fs = require('node:fs');
     const script = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], 'utf8')), {
@@ -63,7 +63,7 @@ function v8Accepts(main: string, cache: Buffer): boolean {
     process.stdout.write(String(!script.cachedDataRejected));`;
   const file = join(tempDir(), 'cache');
   writeFileSync(file, cache);
-  const result = spawnSync(process.execPath, ['-e', probe, main, file], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [...flags, '-e', probe, main, file], { encoding: 'utf8' });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout === 'true';
 }
@@ -81,6 +81,18 @@ describe('V8 code cache of dist/main.cjs', () => {
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     expect(cache.toString('latin1', 0, 17)).toBe(`${id}\n`);
     expect(v8Accepts(join(ROOT, 'dist', 'main.cjs'), cache)).toBe(true);
+  });
+
+  // dist/vendor.cjs is compiled under the V8 flag set just before it (scripts/build.mjs): V8 checks flags too.
+  it.each([
+    ['vendor.cjs', ['--liftoff-only']],
+    ['embedded.cjs', []],
+  ])('and one for dist/%s (client packages, service), of the same build', (file, flags) => {
+    const other = readFileSync(join(ROOT, 'dist', file), 'utf8');
+    const otherCache = readFileSync(join(ROOT, 'dist', `${file}.cache`));
+    expect(idOf(other)).toBe(idOf(source));
+    expect(otherCache.toString('latin1', 0, 17)).toBe(`${idOf(source)}\n`);
+    expect(v8Accepts(join(ROOT, 'dist', file), otherCache, flags)).toBe(true);
   });
 
   it('with the cache, every kind of command answers exactly as without the bin', { timeout: 60_000 }, () => {

@@ -31,6 +31,8 @@ export function sendAnswer(reply: FastifyReply, result: unknown, status: number)
   if (text === undefined) return reply.send(parts.body);
   reply.type('application/json; charset=utf-8');
   if (typeof text === 'string') return reply.send(text);
+  // One part (a page from the cache) goes out as it is: a stream costs more than the page.
+  if (text.length === 1) return reply.send(text[0]);
   const length = text.reduce((sum, part) => sum + part.length, 0);
   return reply.header('content-length', String(length)).send(Readable.from(text, { objectMode: false }));
 }

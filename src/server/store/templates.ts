@@ -1,6 +1,7 @@
 import { withoutServerOwnedFields, type Paginated, type Template, type TemplateBody } from '../../contract/index.js';
 import { NEWEST_FIRST, timestamp, type PageRequest, type StoreContext } from './repository-context.js';
 import { whereOf } from './statements.js';
+import { pageCache } from './page-cache.js';
 import type { PluckAll } from './readers.js';
 
 export interface TemplateFilter extends PageRequest {
@@ -53,6 +54,8 @@ export function templatesRepository(context: StoreContext) {
      WHERE account_id = ? AND id = ?`,
   );
   const remove = db.prepare<[string, string]>('DELETE FROM templates WHERE account_id = ? AND id = ?');
+  // Pages as sent, until the account's templates change (see page-cache.ts).
+  const pages = pageCache(db);
 
   // Count and insert under one write lock (BEGIN IMMEDIATE, see create): no other
   // connection, in this process or another, can insert between them.
@@ -118,9 +121,10 @@ export function templatesRepository(context: StoreContext) {
   const getJson = (accountId: string, id: string): string | null => byId.get(accountId, id) ?? null;
 
   return {
-    /** A page as the parts of its JSON text, read in steps (see pageParts). */
+    /** A page as the parts of its JSON text, read in steps (see pageParts) unless the cache has it. */
     listJson(accountId: string, filter: TemplateFilter): Promise<Buffer[]> {
-      return context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter));
+      const query = `${filter.page} ${filter.limit} ${filter.analysisType ?? ''} ${filter.reportType ?? ''} ${filter.reportCategory ?? ''}`;
+      return pages.page(accountId, query, () => context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter)));
     },
     getJson,
     list(accountId: string, filter: TemplateFilter): Paginated<Template> {
@@ -140,14 +144,14 @@ export function templatesRepository(context: StoreContext) {
      * the account is at its template limit. Throws when `userId` is not a user of the account.
      */
     create(accountId: string, userId: string, body: TemplateBody): Template | TemplateLimitExceeded {
-      return create.immediate(accountId, userId, body);
+      return pages.write(accountId, () => create.immediate(accountId, userId, body));
     },
     /** Full replacement: fields not in the body are gone; id, owner and createdAt are kept. */
     replace(accountId: string, id: string, body: TemplateBody): Template | null {
-      return replace.immediate(accountId, id, body);
+      return pages.write(accountId, () => replace.immediate(accountId, id, body));
     },
     delete(accountId: string, id: string): boolean {
-      return remove.run(accountId, id).changes > 0;
+      return pages.write(accountId, () => remove.run(accountId, id).changes > 0);
     },
   };
 }

@@ -1,0 +1,111 @@
+import type Database from 'better-sqlite3';
+
+export interface PageCacheLimits {
+  /** Pages kept at most, across accounts; the least recently used go first. */
+  maxPages: number;
+  /** Bytes kept at most, across accounts. */
+  maxBytes: number;
+  /** A larger page is not kept: it would push out many small ones. */
+  maxPageBytes: number;
+}
+
+const DEFAULT_LIMITS: PageCacheLimits = { maxPages: 1024, maxBytes: 32 * 1024 * 1024, maxPageBytes: 1024 * 1024 };
+
+interface CachedPage {
+  epoch: number;
+  generation: number;
+  bytes: Buffer;
+}
+
+/**
+ * The JSON bytes of list pages, kept per account and query, for the next identical request.
+ * A page is served only while nothing it could show has changed:
+ * - another connection (an admin command in another process, the service's other
+ *   connections) commits: PRAGMA data_version moves, and every page is dropped;
+ * - this connection writes outside `write` (an import, a reset, an account removed):
+ *   total_changes() moves unexplained, and every page is dropped;
+ * - this connection writes the account's rows through `write`: only that account's pages go
+ *   (its generation moves), other accounts keep theirs.
+ * Both counters are read in one statement before every lookup. A page read while anything
+ * changed is answered but not kept.
+ */
+export function pageCache(db: Database.Database, limits: PageCacheLimits = DEFAULT_LIMITS) {
+  // Two statements: one joining both through pragma_data_version() costs more than the two.
+  const changesStatement = db.prepare('SELECT total_changes()').pluck();
+  const versionStatement = db.prepare('PRAGMA data_version').pluck();
+  const read = (): [totalChanges: number, dataVersion: number] => [changesStatement.get() as number, versionStatement.get() as number];
+  let [totalChanges, dataVersion] = read();
+  let epoch = 0;
+  let generations = new Map<string, number>();
+  const pages = new Map<string, CachedPage>();
+  let bytesKept = 0;
+
+  /** The current epoch, after dropping everything if the database changed unexplained. */
+  function currentEpoch(): number {
+    const [changes, version] = read();
+    if (changes !== totalChanges || version !== dataVersion) {
+      totalChanges = changes;
+      dataVersion = version;
+      epoch += 1;
+      generations = new Map();
+      pages.clear();
+      bytesKept = 0;
+    }
+    return epoch;
+  }
+
+  function keep(key: string, page: CachedPage): void {
+    const previous = pages.get(key);
+    if (previous) {
+      pages.delete(key);
+      bytesKept -= previous.bytes.length;
+    }
+    pages.set(key, page);
+    bytesKept += page.bytes.length;
+    for (const [oldest, evicted] of pages) {
+      if (pages.size <= limits.maxPages && bytesKept <= limits.maxBytes) break;
+      pages.delete(oldest);
+      bytesKept -= evicted.bytes.length;
+    }
+  }
+
+  return {
+    /**
+     * The page for `accountId` and `query` (any text that tells two queries apart), from the
+     * cache or else from `readPage`. A page small enough to keep comes back as one joined
+     * part; a larger one in its parts as read (never copied whole).
+     */
+    async page(accountId: string, query: string, readPage: () => Promise<Buffer[]>): Promise<Buffer[]> {
+      const key = `${accountId}\n${query}`;
+      const epochAtStart = currentEpoch();
+      const generation = generations.get(accountId) ?? 0;
+      const hit = pages.get(key);
+      if (hit && hit.epoch === epochAtStart && hit.generation === generation) {
+        // Most recently used goes last.
+        pages.delete(key);
+        pages.set(key, hit);
+        return [hit.bytes];
+      }
+      const parts = await readPage();
+      if (parts.reduce((sum, part) => sum + part.length, 0) > limits.maxPageBytes) return parts;
+      const bytes = Buffer.concat(parts);
+      if (currentEpoch() === epochAtStart && (generations.get(accountId) ?? 0) === generation) {
+        keep(key, { epoch: epochAtStart, generation, bytes });
+      }
+      return [bytes];
+    },
+    /** Runs a write of this connection to the account's rows: that account's pages are dropped. */
+    write<T>(accountId: string, write: () => T): T {
+      // What changed before this write, unexplained, drops everything first.
+      currentEpoch();
+      try {
+        return write();
+      } finally {
+        generations.set(accountId, (generations.get(accountId) ?? 0) + 1);
+        // The write is explained; data_version is left as it was, so a commit of another
+        // connection meanwhile is still seen at the next lookup.
+        [totalChanges] = read();
+      }
+    },
+  };
+}
