@@ -41,9 +41,7 @@ Template and run ids complete from the service with your profile's key (zsh and 
 their names beside them).`,
     )
     .action(
-      wrap(async (shell: Shell) => {
-        deps.io.stdout.write(completionScript(program, shell));
-      }),
+      wrap(async (shell: Shell) => runCompletion(program, shell, deps)),
     );
 
   // Called by the scripts for ids (with --names, `id<TAB>name` for zsh and fish); quick and
@@ -53,18 +51,31 @@ their names beside them).`,
     .argument('<kind>')
     .option('--names')
     .action(
-      wrap(async (kind: string, _o: unknown, command: Command) => {
-        try {
-          const options = command.optsWithGlobals<GlobalOptions & { names?: boolean }>();
-          const ids = await completeIds(kind, options, deps);
-          for (const { id, name } of ids) {
-            if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${visible(name)}` : id);
-          }
-        } catch {
-          // Completion must never print errors into the user's command line.
-        }
-      }),
+      wrap(async (kind: string, _o: unknown, command: Command) =>
+        runCompleteIds(kind, command.optsWithGlobals<CompleteIdsOptions>(), deps),
+      ),
     );
+}
+
+/** `reportctl completion SHELL`: the script for the command tree `program` holds. */
+export async function runCompletion(program: Command, shell: Shell, deps: CliDeps): Promise<void> {
+  deps.io.stdout.write(completionScript(program, shell));
+}
+
+export interface CompleteIdsOptions extends GlobalOptions {
+  names?: boolean;
+}
+
+/** `reportctl __complete KIND`: ids (with `--names`, `id<TAB>name`) for the scripts. */
+export async function runCompleteIds(kind: string, options: CompleteIdsOptions, deps: CliDeps): Promise<void> {
+  try {
+    const ids = await completeIds(kind, options, deps);
+    for (const { id, name } of ids) {
+      if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${visible(name)}` : id);
+    }
+  } catch {
+    // Completion must never print errors into the user's command line.
+  }
 }
 
 async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<{ id: string; name: string }[]> {
