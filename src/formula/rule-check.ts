@@ -56,7 +56,6 @@ function compile(rules: FormulaRules): CompiledRules {
   return found;
 }
 
-// The walk's stacks, kept between calls so that checking a short formula allocates little.
 /**
  * Every breach of `rules` in a parsed formula, in source order: names that are not allowed,
  * calls of what is not an allowed function or with the wrong number of arguments, and
