@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -10,6 +10,7 @@ import {
   type Catalogs,
 } from '../contract/index.js';
 import type { CliDeps } from './context.js';
+import { replaceFile } from './output-file.js';
 import type { Session } from './session.js';
 
 /** Reused without asking for this long when the service says nothing (Cache-Control wins). */
@@ -108,12 +109,10 @@ export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<C
 
 /** Written whole or not at all; a cache that cannot be written only costs requests. */
 async function writeCache(file: string, cache: CacheFile): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
-    await writeFile(temporary, JSON.stringify(cache), { mode: 0o600 });
-    await rename(temporary, file);
+    await replaceFile(file, JSON.stringify(cache), 0o600);
   } catch {
-    await rm(temporary, { force: true });
+    // Nothing to do: the next command asks the service again.
   }
 }

@@ -26,16 +26,20 @@ function scriptFor(shell: keyof typeof files): string {
   return file;
 }
 
-/** What bash would offer for `line` (completing its last word). */
-function bashComplete(line: string, env: Record<string, string> = {}): string[] {
-  const script = scriptFor('bash');
-  const program = `source ${JSON.stringify(script)}
+/** A bash program that sources `script` and prints what it offers for `line`, one per line. */
+function bashProgram(script: string, line: string): string {
+  return `source ${JSON.stringify(script)}
 COMP_LINE=${JSON.stringify(line)}
 read -ra COMP_WORDS <<< "$COMP_LINE"
 [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
 COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
 _reportctl
 printf '%s\\n' "\${COMPREPLY[@]}"`;
+}
+
+/** What bash would offer for `line` (completing its last word). */
+function bashComplete(line: string, env: Record<string, string> = {}): string[] {
+  const program = bashProgram(scriptFor('bash'), line);
   const result = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {
     encoding: 'utf8',
     env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH}` },
@@ -159,13 +163,7 @@ async function completeIn(shell: keyof typeof files, line: string, env: Record<s
   const program =
     shell === 'fish'
       ? `source ${script}; complete -C ${JSON.stringify(line)}`
-      : `source ${JSON.stringify(script)}
-COMP_LINE=${JSON.stringify(line)}
-read -ra COMP_WORDS <<< "$COMP_LINE"
-[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
-_reportctl
-printf '%s\\n' "\${COMPREPLY[@]}"`;
+      : bashProgram(script, line);
   const args = shell === 'fish' ? ['--no-config', '-c'] : ['--norc', '--noprofile', '-c'];
   const child = spawn(shell, [...args, program], { env: { ...process.env, ...env, PATH: `${path}:${process.env.PATH}` } });
   let stdout = '';

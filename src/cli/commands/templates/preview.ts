@@ -74,7 +74,8 @@ export async function runTemplatesPreview(reference: string | undefined, options
     if (options.json) writeLine(deps.io.stdout, JSON.stringify(summary(preview, { out: options.out })));
     else writeLine(deps.io.stderr, `wrote ${options.out} (${layout.paperSize} ${layout.orientation})`);
   } else if (options.json) {
-    writeLine(deps.io.stdout, JSON.stringify(summary(preview, { svg: preview.svg })));
+    // The whole SVG in one line: waited out like any large output, for a slow reader.
+    await writeData(deps.io.stdout, JSON.stringify(summary(preview, { svg: preview.svg })) + '\n');
   } else if (isStdoutTTY(deps.io)) {
     const [{ sketchPage }, { loadStyle }] = await Promise.all([import('../../../preview/sketch.js'), import('../../style.js')]);
     const colour = colorEnabled(deps.io, deps.env, options.color);
