@@ -25,7 +25,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (key.startsWith('REPORTCTL_') || key === 'FORCE_COLOR' || key === 'NO_COLOR') continue;
+    // CI changes behaviour (no prompts): a test that wants it sets it, so runs under CI match.
+    if (key.startsWith('REPORTCTL_') || key === 'FORCE_COLOR' || key === 'NO_COLOR' || key === 'CI') continue;
     env[key] = value;
   }
   env.REPORTCTL_CONFIG_DIR ??= mkdtempSync(join(tmpdir(), 'reportctl-config-'));
