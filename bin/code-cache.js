@@ -1,4 +1,4 @@
-// Loads one of the build's CommonJS files (dist/main.cjs, dist/vendor.cjs) compiled from the
+// Loads one of the build's CommonJS files (dist/main.cjs, dist/vendor-*.cjs) compiled from the
 // V8 code cache the build leaves beside it (`<file>.cache`). Most of a short command's
 // start-up is V8 compiling those files. A cache is used only when it names this very build
 // (the file's first line is `// build <id>`, the cache's too); V8 itself refuses one made by
@@ -23,14 +23,17 @@ function readOrNull(file, encoding) {
 
 const loadedFiles = new Map();
 
-/** The exports of `file`, from its code cache where that is this build's; once per process. */
-function loadCompiled(file, parent) {
-  if (!loadedFiles.has(file)) loadedFiles.set(file, compile(file, parent));
+/**
+ * The exports of `file`, from its code cache where that is this build's; once per process.
+ * `kind` names one of several caches of the same file, each made by a different command.
+ */
+function loadCompiled(file, parent, kind) {
+  if (!loadedFiles.has(file)) loadedFiles.set(file, compile(file, parent, kind));
   return loadedFiles.get(file);
 }
 
-function compile(file, parent) {
-  const cacheFile = `${file}.cache`;
+function compile(file, parent, kind) {
+  const cacheFile = kind ? `${file}.${kind}.cache` : `${file}.cache`;
   const write = writing.has(path.basename(file));
   const source = readOrNull(file, 'utf8');
   const build = source === null ? null : /^\/\/ build ([0-9a-f]{16})\n/.exec(source);
@@ -47,6 +50,10 @@ function compile(file, parent) {
     process.on('exit', () => {
       const temporary = `${cacheFile}.${process.pid}`;
       try {
+        // V8 stamps a cache with its flags, and takes it only under the same. A file is
+        // compiled under the defaults, but the bundle turns WebAssembly tier-up off before
+        // undici's first HTTP parser (scripts/build.mjs): back to the defaults to write.
+        require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
         fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build[1]}\n`, 'latin1'), script.createCachedData()]));
         fs.renameSync(temporary, cacheFile);
       } catch (error) {

@@ -6,7 +6,7 @@
 // serves what its module loader compiles: the packages a command loads on demand, and
 // dist/main.cjs on a plain require. Measured (bench/startup.mjs, and instruction counts), it
 // makes `doctor` cheaper on Node 24 but dearer on Node 22, which is why 22 goes without;
-// Node 20 has none. For dist/main.cjs and dist/vendor.cjs the build's cache stays on every
+// Node 20 has none. For dist/main.cjs and dist/vendor-*.cjs the build's cache stays on every
 // version: made after a real run, it holds more compiled code than Node's and starts faster.
 'use strict';
 const path = require('node:path');
@@ -16,4 +16,9 @@ const { loadCompiled } = require('./code-cache.js');
 // Off, and silent, where NODE_DISABLE_COMPILE_CACHE is set or its folder cannot be written.
 if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.split('.')[0]) >= 24) Module.enableCompileCache?.();
 
-loadCompiled(path.join(__dirname, '..', 'dist', 'main.cjs'), module);
+// The CLI's cache comes in two kinds: one made by `formula check`, for the offline commands, and
+// one by `templates list`, which also holds the client's code (the first would leave it to be
+// compiled at every run; one cache holding both would slow the offline commands).
+const CLIENT_GROUPS = new Set(['templates', 'catalogs', 'queues', 'queue-runs', 'analyses', 'api', 'auth', 'doctor']);
+const kind = process.argv.slice(2).some((arg) => CLIENT_GROUPS.has(arg)) ? 'client' : undefined;
+loadCompiled(path.join(__dirname, '..', 'dist', 'main.cjs'), module, kind);

@@ -1,5 +1,5 @@
-// Bundles src/ into CommonJS: dist/main.cjs (the CLI), dist/vendor.cjs (the client's
-// packages) and dist/embedded.cjs (serve, admin, with fastify), and the dashboard page serve
+// Bundles src/ into CommonJS: dist/main.cjs (the CLI), dist/vendor-<package>.cjs (the client's
+// packages, one file each) and dist/embedded.cjs (serve, admin, with fastify), and the dashboard page serve
 // hosts into dist/dashboard/. Other packages stay outside and load where a command needs them;
 // esbuild runs each module's body on first use. CommonJS files start measurably faster than a
 // tree of ES modules, and compiling a file is most of a short command's start-up, so the build
@@ -20,9 +20,10 @@ const require = createRequire(import.meta.url);
 const VENDORED = ['undici', 'zod', 'cli-table3'];
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Bundled: commander (every command's path) and what the client path needs (undici, zod,
-// cli-table3), so a network command loads two files instead of some 200 from node_modules
-// (bench/startup.mjs; test/cli/lazy-imports.test.ts). The client's packages go into a file
-// of their own, dist/vendor.cjs, so `formula check` and `--help` keep a small file and cache.
+// cli-table3), so a network command loads a few files instead of some 200 from node_modules
+// (bench/startup.mjs; test/cli/lazy-imports.test.ts). Each client package goes into a file of
+// its own, dist/vendor-<package>.cjs, so `formula check` and `--help` keep a small file and
+// cache, and a command reads and deserialises only the packages it runs.
 // The ESM-only packages stay outside (see import-package.ts), as do the service's.
 const bundled = new Set(['commander', ...VENDORED]);
 const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
@@ -76,11 +77,12 @@ const lazyBuiltins = {
   },
 };
 /**
- * The CLI's imports of the vendored packages become calls into dist/vendor.cjs, which loads
- * each on first use: `import { z } from 'zod'` runs zod's module body only when a module that
- * needs it runs. The specifiers seen are what the vendor file is built to hold.
+ * The CLI's imports of the vendored packages become calls into dist/vendor-<package>.cjs, which
+ * loads each on first use: `import { z } from 'zod'` runs zod's module body only when a module
+ * that needs it runs. The specifiers seen are what the vendor files are built to hold.
  */
 const vendorSpecifiers = new Set();
+const vendorFile = (specifier) => `vendor-${VENDORED.find((name) => specifier === name || specifier.startsWith(`${name}/`))}.cjs`;
 const VENDOR_IMPORT = new RegExp(`^(${VENDORED.join('|')})(/.*)?$`);
 const vendor = {
   name: 'vendor',
@@ -89,14 +91,9 @@ const vendor = {
       vendorSpecifiers.add(args.path);
       return { path: args.path, namespace: 'vendor' };
     });
-    // Through bin/code-cache.js, which compiles dist/vendor.cjs from the build's V8 cache.
-    // undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
-    // for a command that lasts a moment, CPU and some 35 MB of memory never recouped. The flag
-    // is set before the file is compiled, as when its cache was made: V8 refuses a cache made
-    // under other flags. Not earlier: builtins loaded after a flag change lose Node's own
-    // cache, which would slow down `formula check` and `--help`.
+    // Through bin/code-cache.js, which compiles the vendor file from the build's V8 cache.
     pluginBuild.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
-      contents: `require('node:v8').setFlagsFromString('--liftoff-only');\nmodule.exports = ${compiledFrom('vendor.cjs')}(${JSON.stringify(args.path)});`,
+      contents: `module.exports = ${compiledFrom(vendorFile(args.path))}(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
   },
@@ -124,6 +121,66 @@ const zodEnglishOnly = {
  * costliest builtin a network command would load (some 15 ms). The service speaks HTTP/1, so
  * in the vendor file client-h2.js loads on its first connection over HTTP/2 only.
  */
+/**
+ * Edits to undici's sources for a command that lasts a moment, each required to match once
+ * (an undici update that moves the code fails the build here instead of undoing the edit):
+ * - undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
+ *   some 100 ms of CPU and 35 MB of memory never recouped. So the first parser is compiled
+ *   with Liftoff only. The flag is set there, after undici's builtins are loaded: a builtin
+ *   loaded after a flag change loses Node's own code cache (three times the cost), and the
+ *   vendor file's cache was made under the defaults it is compiled under (bin/code-cache.js).
+ * - node:http (and its server, agent and parser modules) loads for one constant and one class
+ *   check: read on use instead. The header limit is Node's 16 KiB unless Node was told
+ *   otherwise (--max-http-header-size), when it is read from node:http as before; an
+ *   IncomingMessage can only exist once node:http is loaded.
+ */
+const UNDICI_EDITS = {
+  'lib/dispatcher/client-h1.js': [['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only'), llhttpInstance = lazyllhttp()"]],
+  'lib/dispatcher/client.js': [
+    ["const http = require('node:http')\n", ''],
+    [
+      /const getDefaultNodeMaxHeaderSize = http &&[^]*?invalid'\) }\n/,
+      "const getDefaultNodeMaxHeaderSize = () => /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024\n",
+    ],
+  ],
+  'lib/core/util.js': [
+    ["const { IncomingMessage } = require('node:http')\n", ''],
+    [
+      'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+      "Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+    ],
+  ],
+};
+const undiciEdits = {
+  name: 'undici-edits',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /\/node_modules\/undici\/lib\/.*\.js$/ }, (args) => {
+      const edits = UNDICI_EDITS[args.path.slice(args.path.lastIndexOf('/undici/') + '/undici/'.length)];
+      if (!edits) return undefined;
+      let source = readFileSync(args.path, 'utf8');
+      for (const [from, to] of edits) {
+        const matches = typeof from === 'string' ? source.split(from).length - 1 : (source.match(new RegExp(from, 'g')) ?? []).length;
+        if (matches !== 1) throw new Error(`build: ${args.path} has ${matches} matches of ${from} (scripts/build.mjs, UNDICI_EDITS)`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: 'js' };
+    });
+    // node:assert (and its error formatting) loads for checks that hold: the real one on a failure.
+    pluginBuild.onResolve({ filter: /^node:assert$/ }, (args) =>
+      args.importer.includes('/node_modules/undici/') ? { path: 'node:assert', namespace: 'lazy-assert' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+      contents: [
+        "const load = () => require('node:assert');",
+        'function assert(value, message) {',
+        '  if (!value) load()(value, message);',
+        '}',
+        'module.exports = new Proxy(assert, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 const lazyHttp2 = {
   name: 'lazy-undici-h2',
   setup(pluginBuild) {
@@ -189,14 +246,17 @@ try {
     ...new Set(Object.values(cli.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path))),
   ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && !isBuiltin(name) && isEsmOnly(name));
   if (esmOnly.length > 0) throw new Error(`build: load ${esmOnly.join(', ')} with importPackage (src/cli/import-package.ts): they are ES modules only`);
-  const loaders = [...vendorSpecifiers].sort().map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`);
-  await build({
-    ...common,
-    stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: 'vendor.js' },
-    outfile: new URL('vendor.cjs', staging).pathname,
-    plugins: [zodEnglishOnly, lazyHttp2],
-    banner: { js: `// build ${buildId}` },
-  });
+  for (const file of new Set([...vendorSpecifiers].map(vendorFile))) {
+    const specifiers = [...vendorSpecifiers].filter((name) => vendorFile(name) === file).sort();
+    const loaders = specifiers.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`);
+    await build({
+      ...common,
+      stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: file.replace(/\.cjs$/, '.js') },
+      outfile: new URL(file, staging).pathname,
+      plugins: [zodEnglishOnly, lazyHttp2, undiciEdits],
+      banner: { js: `// build ${buildId}` },
+    });
+  }
   await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname, plugins: [lazyFastify], banner: { js: `// build ${buildId}` } });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
   await buildDashboard(new URL('dashboard/', staging));
@@ -214,9 +274,10 @@ renameSync(staging, new URL('../dist', import.meta.url));
 rmSync(old, { recursive: true, force: true });
 
 // V8's code caches, each from one run that uses the file (see bin/code-cache.js): the CLI's
-// from its most common short command, the service's from an admin command, the client packages' from `templates list` against a
-// stand-in service that answers with an empty page. Optional: a failure here only costs
-// start-up time, so it warns and the build stands.
+// from `formula check` (the offline commands) and from `templates list` (the client's, kind
+// `client`, see bin/reportctl.js), the service's from `serve`, the client packages' from that
+// same `templates list` against a stand-in service that answers with an empty page. Optional:
+// a failure here only costs start-up time, so it warns and the build stands.
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
 // serve, stopped once it listens: its cache then holds the store's code and fastify's start.
@@ -229,7 +290,7 @@ await new Promise((resolve) => standIn.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'reportctl-build-'));
 try {
   const baseUrl = `http://127.0.0.1:${standIn.address().port}`;
-  await warmCodeCache('vendor.cjs', ['templates', 'list', '--base-url', baseUrl, '--api-key', 'rctl_build'], { REPORTCTL_CONFIG_DIR: configDir });
+  await warmCodeCache(['main.cjs', ...VENDORED.map((name) => `vendor-${name}.cjs`)].join(','), ['templates', 'list', '--base-url', baseUrl, '--api-key', 'rctl_build'], { REPORTCTL_CONFIG_DIR: configDir });
 } finally {
   standIn.close();
   rmSync(configDir, { recursive: true, force: true });
