@@ -215,6 +215,31 @@ const lazyFastify = {
     }));
   },
 };
+/**
+ * better-sqlite3's JavaScript goes into dist/embedded.cjs (with its code cache) instead of some
+ * twenty files read from node_modules at each admin command, and its native addon is loaded from
+ * where npm builds it: the `bindings` package would probe a dozen paths first. Where the addon
+ * is elsewhere (a debug build), `bindings` still finds it, told the package's own folder.
+ */
+const sqliteAddon = {
+  name: 'sqlite-addon',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /\/node_modules\/better-sqlite3\/lib\/database\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const probe = "require('bindings')('better_sqlite3.node')";
+      if (source.split(probe).length !== 2) throw new Error(`build: ${args.path} no longer has one ${probe} (scripts/build.mjs, sqliteAddon)`);
+      const load = `(() => {
+        try {
+          return require(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
+        } catch (error) {
+          if (error.code !== 'MODULE_NOT_FOUND') throw error;
+          return require('bindings')({ bindings: 'better_sqlite3.node', module_root: path.dirname(require.resolve('better-sqlite3/package.json')) });
+        }
+      })()`;
+      return { contents: source.replace(probe, load), loader: 'js' };
+    });
+  },
+};
 const common = {
   bundle: true,
   format: 'cjs',
@@ -257,7 +282,15 @@ try {
       banner: { js: `// build ${buildId}` },
     });
   }
-  await build({ ...common, entryPoints: ['src/embedded.ts'], outfile: new URL('embedded.cjs', staging).pathname, plugins: [lazyFastify], banner: { js: `// build ${buildId}` } });
+  await build({
+    ...common,
+    entryPoints: ['src/embedded.ts'],
+    outfile: new URL('embedded.cjs', staging).pathname,
+    // better-sqlite3's files that stay on disk, found at run time.
+    external: [...external.filter((name) => name !== 'better-sqlite3'), 'better-sqlite3/package.json', 'better-sqlite3/build/*'],
+    plugins: [lazyFastify, sqliteAddon],
+    banner: { js: `// build ${buildId}` },
+  });
   await build({ ...common, entryPoints: ['src/cli/import-package.ts'], outfile: new URL('import-package.cjs', staging).pathname });
   await buildDashboard(new URL('dashboard/', staging));
 } catch (error) {
