@@ -45,7 +45,8 @@ const CUSTOM_KEYWORDS = [
     schemaType: 'boolean',
     code: (cxt) => {
       const stops = _`${cxt.data}.stops`;
-      cxt.fail(_`!Array.isArray(${stops}) || ${stops}.some((stop, i) => i > 0 && !(stop.value > ${stops}[i - 1].value))`);
+      // Refuses (never throws on) stops that are not objects with a number: zod refuses those too.
+      cxt.fail(_`!Array.isArray(${stops}) || ${stops}.some((stop, i) => typeof stop?.value !== 'number' || (i > 0 && !(stop.value > ${stops}[i - 1].value)))`);
     },
   },
   {

@@ -1230,7 +1230,7 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(!Array.isArray(data36.stops) || data36.stops.some((stop, i) => i > 0 && !(stop.value > data36.stops[i - 1].value))){
+if(!Array.isArray(data36.stops) || data36.stops.some((stop, i) => typeof stop?.value !== 'number' || (i > 0 && !(stop.value > data36.stops[i - 1].value)))){
 validate52.errors = [{instancePath:instancePath+"/colorScale",schemaPath:"#/properties/colorScale/stopsAscend",keyword:"stopsAscend",params:{}}];
 return false;
 }
@@ -4085,7 +4085,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(!Array.isArray(data3.stops) || data3.stops.some((stop, i) => i > 0 && !(stop.value > data3.stops[i - 1].value))){
+if(!Array.isArray(data3.stops) || data3.stops.some((stop, i) => typeof stop?.value !== 'number' || (i > 0 && !(stop.value > data3.stops[i - 1].value)))){
 validate62.errors = [{instancePath:instancePath+"/colorScales/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/colorScales/additionalProperties/stopsAscend",keyword:"stopsAscend",params:{}}];
 return false;
 }
@@ -6417,7 +6417,7 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(!Array.isArray(data38.stops) || data38.stops.some((stop, i) => i > 0 && !(stop.value > data38.stops[i - 1].value))){
+if(!Array.isArray(data38.stops) || data38.stops.some((stop, i) => typeof stop?.value !== 'number' || (i > 0 && !(stop.value > data38.stops[i - 1].value)))){
 validate64.errors = [{instancePath:instancePath+"/colorScale",schemaPath:"#/properties/colorScale/stopsAscend",keyword:"stopsAscend",params:{}}];
 return false;
 }
