@@ -2,9 +2,9 @@
 // one `serve --demo` stores) through the renderer built from src/preview with esbuild, the
 // same code `templates preview` and the dashboard run. A test fails when the file is stale.
 // Run: npm run preview-image          (--stdout prints the SVG instead of writing it)
-import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { importSource } from './import-src.mjs';
 
 const DEMO_TEMPLATE = 'preset-replanting-vigor-savi-custom';
 const OUT = fileURLToPath(new URL('../docs/preview.svg', import.meta.url));
@@ -21,16 +21,7 @@ const validation = validateTemplateBody({ ...preset.seedPayload, name }, seedCat
 if (!validation.success) throw new Error('the demo template is not valid: ' + JSON.stringify(validation.issues));
 export const preview = renderTemplateSvg(validation.template, { orientation: 'landscape', width: 720 });
 `;
-const bundle = await build({
-  stdin: { contents: entry, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'ts' },
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  write: false,
-  logLevel: 'warning',
-});
-const { preview } = await import(`data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString('base64')}`);
+const { preview } = await importSource(entry);
 if (preview.problems.length > 0) throw new Error(`the demo template has problems: ${preview.problems.join(' ')}`);
 
 if (process.argv.includes('--stdout')) process.stdout.write(`${preview.svg}\n`);

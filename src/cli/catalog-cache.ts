@@ -2,13 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import {
-  reportTypesCatalogSchema,
-  statisticsCatalogSchema,
-  vegetationIndexDefaultsSchema,
-  type Catalogs,
-} from '../contract/index.js';
+import type { Catalogs } from '../contract/index.js';
+import { conforms, shapes, type ResponseShape } from '../client/shapes.js';
 import type { CliDeps } from './context.js';
 import { replaceFile } from './output-file.js';
 import type { Session } from './session.js';
@@ -18,10 +13,10 @@ const DEFAULT_MAX_AGE_MS = 5 * 60_000;
 const FORMAT = 1;
 
 const CATALOGS = {
-  reportTypes: { path: '/api/v2/catalogs/report-types', schema: reportTypesCatalogSchema },
-  statistics: { path: '/api/v2/catalogs/statistics', schema: statisticsCatalogSchema },
-  vegetationIndexDefaults: { path: '/api/v2/catalogs/vegetation-index-defaults', schema: vegetationIndexDefaultsSchema },
-} as const satisfies Record<keyof Catalogs, { path: string; schema: z.ZodType }>;
+  reportTypes: { path: '/api/v2/catalogs/report-types', shape: shapes.reportTypesCatalog },
+  statistics: { path: '/api/v2/catalogs/statistics', shape: shapes.statisticsCatalog },
+  vegetationIndexDefaults: { path: '/api/v2/catalogs/vegetation-index-defaults', shape: shapes.vegetationIndexDefaults },
+} as const satisfies { [K in keyof Catalogs]: { path: string; shape: ResponseShape<Catalogs[K]> } };
 type Name = keyof typeof CATALOGS;
 
 interface CachedCatalog {
@@ -64,11 +59,11 @@ function maxAgeOf(cacheControl: string | undefined): number | undefined {
   return seconds === undefined ? undefined : Number(seconds) * 1000;
 }
 
-function parsed(cache: CacheFile | undefined): Catalogs | undefined {
+async function parsed(cache: CacheFile | undefined): Promise<Catalogs | undefined> {
   if (!cache) return undefined;
   const catalogs: Partial<Catalogs> = {};
   for (const name of Object.keys(CATALOGS) as Name[]) {
-    const result = CATALOGS[name].schema.safeParse(cache.catalogs[name]?.body);
+    const result = await conforms<unknown>(CATALOGS[name].shape, cache.catalogs[name]?.body);
     if (!result.success) return undefined;
     (catalogs as Record<Name, unknown>)[name] = result.data;
   }
@@ -83,7 +78,7 @@ function parsed(cache: CacheFile | undefined): Catalogs | undefined {
 export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<Catalogs> {
   const file = cacheFile(session, deps.env);
   const cache = await readCache(file);
-  const fresh = cache && deps.clock.now() - cache.checkedAt < cache.maxAgeMs ? parsed(cache) : undefined;
+  const fresh = cache && deps.clock.now() - cache.checkedAt < cache.maxAgeMs ? await parsed(cache) : undefined;
   if (fresh) return fresh;
   const next: CacheFile = { format: FORMAT, checkedAt: deps.clock.now(), maxAgeMs: DEFAULT_MAX_AGE_MS, catalogs: {} };
   await Promise.all(
@@ -98,7 +93,7 @@ export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<C
       if (maxAge !== undefined) next.maxAgeMs = Math.min(next.maxAgeMs, maxAge);
     }),
   );
-  const catalogs = parsed(next);
+  const catalogs = await parsed(next);
   if (!catalogs) {
     // What the service sent is not a catalog: read it the strict way, for the error it gives.
     return session.api.catalogs.all();

@@ -1,21 +1,7 @@
-import {
-  analysisSchema,
-  paginated,
-  presetSchema,
-  queueRunSchema,
-  queueSchema,
-  reportTypesCatalogSchema,
-  statisticsCatalogSchema,
-  templateSchema,
-  validateFormulaResultSchema,
-  vegetationIndexDefaultsSchema,
-  type Catalogs,
-  type Paginated,
-  type QueueRun,
-} from '../contract/index.js';
-import type { z } from 'zod';
+import type { Catalogs, Paginated, QueueRun } from '../contract/index.js';
 import type { ApiClient, RequestOptions } from './http.js';
 import { allItems } from './paging.js';
+import { shapes, type ResponseShape } from './shapes.js';
 
 type Query = RequestOptions['query'];
 
@@ -27,47 +13,46 @@ export interface Listing<T> {
   listAll(query?: Query, signal?: AbortSignal): AsyncGenerator<T, { total: number }>;
 }
 
-function listing<T extends z.ZodType>(client: ApiClient, path: string, itemSchema: T): Listing<z.infer<T>> {
-  const envelope = paginated(itemSchema);
+function listing<T>(client: ApiClient, path: string, envelope: ResponseShape<Paginated<T>>): Listing<T> {
   return {
     list: (query, signal) => client.get(path, envelope, { query, ...(signal ? { signal } : {}) }),
-    listAll: (query = {}, signal) => allItems(client, path, itemSchema, query, signal),
+    listAll: (query = {}, signal) => allItems(client, path, envelope, query, signal),
   };
 }
 
-/** The service's endpoints, each read with the lenient contract schema. */
+/** The service's endpoints, each read as the lenient contract schema (its generated check first). */
 export function serviceApi(client: ApiClient) {
   const enc = encodeURIComponent;
   return {
     client,
     templates: {
-      ...listing(client, '/api/v2/templates', templateSchema),
-      get: (id: string) => client.get(`/api/v2/templates/${enc(id)}`, templateSchema),
-      create: (body: unknown) => client.send('POST', '/api/v2/templates', body, templateSchema),
-      replace: (id: string, body: unknown) => client.send('PUT', `/api/v2/templates/${enc(id)}`, body, templateSchema),
+      ...listing(client, '/api/v2/templates', shapes.templatePage),
+      get: (id: string) => client.get(`/api/v2/templates/${enc(id)}`, shapes.template),
+      create: (body: unknown) => client.send('POST', '/api/v2/templates', body, shapes.template),
+      replace: (id: string, body: unknown) => client.send('PUT', `/api/v2/templates/${enc(id)}`, body, shapes.template),
       delete: async (id: string) => {
         await client.request('DELETE', `/api/v2/templates/${enc(id)}`);
       },
       validateFormula: (formula: string) =>
-        client.send('POST', '/api/v2/templates/validate-formula', { formula }, validateFormulaResultSchema),
+        client.send('POST', '/api/v2/templates/validate-formula', { formula }, shapes.validateFormulaResult),
     },
     catalogs: {
-      reportTypes: () => client.get('/api/v2/catalogs/report-types', reportTypesCatalogSchema),
-      statistics: () => client.get('/api/v2/catalogs/statistics', statisticsCatalogSchema),
-      vegetationIndexDefaults: () => client.get('/api/v2/catalogs/vegetation-index-defaults', vegetationIndexDefaultsSchema),
+      reportTypes: () => client.get('/api/v2/catalogs/report-types', shapes.reportTypesCatalog),
+      statistics: () => client.get('/api/v2/catalogs/statistics', shapes.statisticsCatalog),
+      vegetationIndexDefaults: () => client.get('/api/v2/catalogs/vegetation-index-defaults', shapes.vegetationIndexDefaults),
       all: async (): Promise<Catalogs> => {
         const [reportTypes, statistics, vegetationIndexDefaults] = await Promise.all([
-          client.get('/api/v2/catalogs/report-types', reportTypesCatalogSchema),
-          client.get('/api/v2/catalogs/statistics', statisticsCatalogSchema),
-          client.get('/api/v2/catalogs/vegetation-index-defaults', vegetationIndexDefaultsSchema),
+          client.get('/api/v2/catalogs/report-types', shapes.reportTypesCatalog),
+          client.get('/api/v2/catalogs/statistics', shapes.statisticsCatalog),
+          client.get('/api/v2/catalogs/vegetation-index-defaults', shapes.vegetationIndexDefaults),
         ]);
         return { reportTypes, statistics, vegetationIndexDefaults };
       },
     },
-    presets: listing(client, '/api/v2/templates/presets', presetSchema),
-    queues: listing(client, '/api/v2/queues', queueSchema),
-    queueRuns: listing(client, '/api/v2/queue-runs', queueRunSchema),
-    analyses: listing(client, '/api/v2/analyses', analysisSchema),
+    presets: listing(client, '/api/v2/templates/presets', shapes.presetPage),
+    queues: listing(client, '/api/v2/queues', shapes.queuePage),
+    queueRuns: listing(client, '/api/v2/queue-runs', shapes.queueRunPage),
+    analyses: listing(client, '/api/v2/analyses', shapes.analysisPage),
   };
 }
 export type ServiceApi = ReturnType<typeof serviceApi>;

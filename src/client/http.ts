@@ -1,10 +1,10 @@
-import type { z } from 'zod';
 import { requestKindOfRequest } from '../contract/endpoints.js';
 import { NetworkError, RateLimitedError, UnexpectedResponseError } from './errors.js';
 import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
 import { RateLimitBuckets, retryAfterMs } from './rate-limit.js';
 import { toApiError } from './response-errors.js';
 import { TRANSIENT_CODES, TRANSIENT_STATUS, backoffMs } from './retry.js';
+import { conforms, type ResponseShape } from './shapes.js';
 import { sendOnce } from './transport.js';
 
 export type { KeyHeader } from './key-headers.js';
@@ -32,12 +32,12 @@ export class ApiClient {
     return url.toString();
   }
 
-  async get<T extends z.ZodType>(path: string, schema: T, options: RequestOptions = {}): Promise<z.infer<T>> {
-    return this.parse(schema, await this.request('GET', path, options));
+  async get<T>(path: string, shape: ResponseShape<T>, options: RequestOptions = {}): Promise<T> {
+    return this.parse(shape, await this.request('GET', path, options));
   }
 
-  async send<T extends z.ZodType>(method: 'POST' | 'PUT', path: string, body: unknown, schema: T): Promise<z.infer<T>> {
-    return this.parse(schema, await this.request(method, path, { body }));
+  async send<T>(method: 'POST' | 'PUT', path: string, body: unknown, shape: ResponseShape<T>): Promise<T> {
+    return this.parse(shape, await this.request(method, path, { body }));
   }
 
   /**
@@ -45,14 +45,13 @@ export class ApiClient {
    * Returns the service's own value, not zod's copy: the same content (response schemas have
    * no defaults or transforms) in the service's key order, so --json prints what it sent.
    */
-  parse<T extends z.ZodType>(schema: T, result: ApiResult): z.infer<T> {
-    // No JIT: compiling a fast path for the schema costs more than one answer's parse saves.
-    const parsed = schema.safeParse(result.body, { jitless: true });
+  async parse<T>(shape: ResponseShape<T>, result: ApiResult): Promise<T> {
+    const parsed = await conforms(shape, result.body);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new UnexpectedResponseError(result.url, first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'invalid body');
     }
-    return result.body as z.infer<T>;
+    return parsed.data;
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResult> {
@@ -96,7 +95,7 @@ export class ApiClient {
       if (result.status === 304 && options.headers?.['if-none-match'] !== undefined) return result;
       // A 3xx is not success either: redirects are not followed (the key would go along).
       if (result.status >= 300) {
-        const error = toApiError(result, method);
+        const error = await toApiError(result, method);
         if (result.status === 401 && this.options.keySource !== undefined) error.keySource = this.options.keySource;
         throw error;
       }

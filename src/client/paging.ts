@@ -1,20 +1,20 @@
-import type { z } from 'zod';
-import { paginated, PAGE_SIZE_MAX } from '../contract/index.js';
+import type { Paginated } from '../contract/index.js';
+import { PAGE_SIZE_MAX } from '../contract/vocabulary.js';
 import type { ApiClient, RequestOptions } from './http.js';
+import type { ResponseShape } from './shapes.js';
 
 /**
  * Every item of a list, page by page, each exactly once: items that shift to a later page
  * while we read (a newer one was created) are recognised by id and skipped. The client's
  * own pacing keeps the walk under the rate limit.
  */
-export async function* allItems<T extends z.ZodType>(
+export async function* allItems<T>(
   client: ApiClient,
   path: string,
-  itemSchema: T,
+  envelope: ResponseShape<Paginated<T>>,
   query: RequestOptions['query'] = {},
   signal?: AbortSignal,
-): AsyncGenerator<z.infer<T>, { total: number }> {
-  const envelope = paginated(itemSchema);
+): AsyncGenerator<T, { total: number }> {
   const seen = new Set<string>();
   let total = 0;
   for (let page = 1; ; page++) {

@@ -1,15 +1,15 @@
-import { errorBodySchema } from '../contract/index.js';
 import { ApiResponseError } from './errors.js';
 import type { ApiResult } from './options.js';
+import { conforms, shapes } from './shapes.js';
 
 /** A 3xx or an error status as an ApiResponseError, with the service's code and message when it sent them. */
-export function toApiError(result: ApiResult, method: string): ApiResponseError {
+export async function toApiError(result: ApiResult, method: string): Promise<ApiResponseError> {
   if (result.status < 400) {
     const location = result.headers.location;
     const message = `the service answered ${result.status}, a redirect${location ? ` to ${location}` : ''}; reportctl does not follow redirects`;
     return new ApiResponseError(result.status, `HTTP_${result.status}`, message, [], method, result.url);
   }
-  const body = errorBodySchema.safeParse(result.body);
+  const body = await conforms(shapes.errorBody, result.body);
   if (body.success) {
     return new ApiResponseError(result.status, body.data.error, body.data.message, body.data.issues ?? [], method, result.url);
   }

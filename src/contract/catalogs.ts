@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { analysisTypeSchema, hexColorSchema, reportCategorySchema } from './common.js';
+import { expressedAs } from './json-checks.js';
 import { layoutElementTypes, paperSizes } from './vocabulary.js';
 
 export const reportTypeEntrySchema = z.looseObject({
@@ -45,44 +46,56 @@ export const MAX_ELEMENT_PROPERTY_LENGTH = 1024;
  * characters once serialised. Refusing objects would make stored templates that have them
  * impossible to PUT back unchanged.
  */
-const freeFormPropertySchema = z.unknown().superRefine((value, ctx) => {
-  if ((JSON.stringify(value)?.length ?? 0) > MAX_ELEMENT_PROPERTY_LENGTH) {
-    ctx.addIssue({ code: 'custom', message: `at most ${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON` });
-  }
-});
+const freeFormPropertySchema = expressedAs(
+  z.unknown().superRefine((value, ctx) => {
+    if ((JSON.stringify(value)?.length ?? 0) > MAX_ELEMENT_PROPERTY_LENGTH) {
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON` });
+    }
+  }),
+  { maxJsonLength: MAX_ELEMENT_PROPERTY_LENGTH },
+);
 
 export function documentPartSchemas(mode: Strictness) {
   const object = objectOf(mode);
   const colorStop = object({ value: z.number(), color: hexColorSchema });
   // At least two stops, values strictly ascending (reported at the stop that breaks the order).
-  const colorScale = object({ stops: z.array(colorStop).min(2) }).superRefine((scale, ctx) => {
-    for (let i = 1; i < scale.stops.length; i++) {
-      if (scale.stops[i]!.value <= scale.stops[i - 1]!.value) {
-        ctx.addIssue({ code: 'custom', path: ['stops', i, 'value'], message: 'stop values must ascend' });
+  const colorScale = expressedAs(
+    object({ stops: z.array(colorStop).min(2) }).superRefine((scale, ctx) => {
+      for (let i = 1; i < scale.stops.length; i++) {
+        if (scale.stops[i]!.value <= scale.stops[i - 1]!.value) {
+          ctx.addIssue({ code: 'custom', path: ['stops', i, 'value'], message: 'stop values must ascend' });
+        }
       }
-    }
-  });
+    }),
+    { stopsAscend: true },
+  );
   // Element properties other than its box are kept as sent, in both modes; a server accepts
   // only small scalar ones (a client reads whatever a service sends).
-  const layoutElement = z
-    .object({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
-    .catchall(mode === 'strict' ? freeFormPropertySchema : z.unknown())
-    .superRefine((element, ctx) => {
-      // A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002 in binary floating point.
-      if (element.x + element.width > 1 + 1e-9) {
-        ctx.addIssue({ code: 'custom', path: ['width'], message: 'x + width must not exceed 1' });
-      }
-      if (element.y + element.height > 1 + 1e-9) {
-        ctx.addIssue({ code: 'custom', path: ['height'], message: 'y + height must not exceed 1' });
-      }
-    });
+  const layoutElement = expressedAs(
+    z
+      .object({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
+      .catchall(mode === 'strict' ? freeFormPropertySchema : z.unknown())
+      .superRefine((element, ctx) => {
+        // A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002 in binary floating point.
+        if (element.x + element.width > 1 + 1e-9) {
+          ctx.addIssue({ code: 'custom', path: ['width'], message: 'x + width must not exceed 1' });
+        }
+        if (element.y + element.height > 1 + 1e-9) {
+          ctx.addIssue({ code: 'custom', path: ['height'], message: 'y + height must not exceed 1' });
+        }
+      }),
+    { elementFitsPage: true },
+  );
   const elements = z.array(layoutElement);
   const layout = object({
     elements: mode === 'strict' ? elements.max(MAX_LAYOUT_ELEMENTS, `at most ${MAX_LAYOUT_ELEMENTS} elements per orientation`) : elements,
   });
-  const layouts = object({ portrait: layout.optional(), landscape: layout.optional() }).refine(
-    (value) => value.portrait !== undefined || value.landscape !== undefined,
-    { message: 'needs portrait or landscape' },
+  const layouts = expressedAs(
+    object({ portrait: layout.optional(), landscape: layout.optional() }).refine(
+      (value) => value.portrait !== undefined || value.landscape !== undefined,
+      { message: 'needs portrait or landscape' },
+    ),
+    { anyOf: [{ required: ['portrait'] }, { required: ['landscape'] }] },
   );
   const margins = object({
     top: z.number().min(0),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { analysisTypes, reportCategories } from './vocabulary.js';
+import { analysisTypes, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, reportCategories } from './vocabulary.js';
 
 export const analysisTypeSchema = z.enum(analysisTypes);
 export type AnalysisType = z.infer<typeof analysisTypeSchema>;
@@ -29,8 +29,6 @@ export function paginated<T extends z.ZodType>(item: T) {
 }
 export type Paginated<T> = z.infer<ReturnType<typeof paginated<z.ZodType<T>>>>;
 
-export const PAGE_SIZE_DEFAULT = 20;
-export const PAGE_SIZE_MAX = 100;
 
 /** Pages far past the end are fine (200, empty), as long as the offset stays a safe integer. */
 const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE_MAX);

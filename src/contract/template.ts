@@ -11,9 +11,11 @@ import {
 } from './catalogs.js';
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
+import { expressedAs } from './json-checks.js';
 import { withoutServerOwned, type serverOwnedTemplateFields } from './vocabulary.js';
 
-const uniqueStrings = z
+const uniqueStrings = expressedAs(
+  z
   .array(z.string().min(1))
   .superRefine((items, ctx) => {
     const seen = new Set<string>();
@@ -22,7 +24,9 @@ const uniqueStrings = z
       seen.add(item);
     });
   })
-  .meta({ uniqueItems: true });
+  .meta({ uniqueItems: true }),
+  { uniqueItems: true },
+);
 
 /** Fields a template has only when its reportCategory is vegetation_index. */
 const vegetationIndexFields = ['indexName', 'formula', 'colorScale'] as const;
@@ -46,12 +50,12 @@ const vegetationIndexRules = {
   ],
 };
 
-/** C0 and C1 control characters and DEL: a name is shown in terminals and tables. */
+/** No C0 or C1 control characters or DEL: a name is shown in terminals and tables. */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const WITHOUT_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 const nameSchema = z.string().min(1).max(200);
 /** What a server stores is refused with control characters; what a client reads is shown escaped. */
-const strictNameSchema = nameSchema.refine((name) => !CONTROL_CHARACTER.test(name), 'must not contain control characters');
+const strictNameSchema = nameSchema.regex(WITHOUT_CONTROL_CHARACTERS, 'must not contain control characters');
 
 function templateFields(mode: Strictness) {
   const parts = documentPartSchemas(mode);

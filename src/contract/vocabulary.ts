@@ -7,6 +7,9 @@ export const layoutElementTypes = ['map', 'legend', 'title', 'statistics', 'text
 export const queueRunStatuses = ['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const stepStatuses = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
 export const analysisStatuses = ['completed', 'failed'] as const;
+/** A list's page size when none is asked for, and the largest the service gives. */
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
 export const finishedQueueRunStatuses: readonly string[] = ['completed', 'failed', 'cancelled'];
 
 // One line per value, for help and shell completion (zsh and fish show them beside the value).

@@ -285,6 +285,21 @@ describe('templates create --file', () => {
     expect(await templateTotal(account)).toBe(before);
   });
 
+  it('a duplicate statistic, a control character in the name and an unknown field are refused locally, each named', async () => {
+    const before = await templateTotal(account);
+    const statistic = catalogs.statistics.counting[0]!;
+    const body = { ...minimalBody(catalogs), name: 'bell\u0007name', selectedStatistics: [statistic, statistic], colour: 'red' };
+    const result = await cli(account, ['create', '--file', jsonFile('local-issues.json', body), '--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('is not a valid template (checked locally; nothing was sent)');
+    expect(result.stderr).toContain('name: name: must not contain control characters');
+    expect(result.stderr).toContain(`selectedStatistics.1: selectedStatistics.1: duplicate statistic ${statistic}`);
+    expect(result.stderr).toContain('colour: Unknown field colour');
+    expect(result.stderr).not.toMatch(/^> POST /m);
+    expect(await templateTotal(account)).toBe(before);
+  });
+
   it('a report type not in the catalog comes back from the service and is explained with the catalogs', async () => {
     const before = await templateTotal(account);
     const body = { ...minimalBody(catalogs, { name: 'typo' }), reportType: 'plant_count' };

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../../src/client/errors.js';
 import { ApiClient, type ApiClientOptions, type KeyHeader } from '../../src/client/http.js';
 import { retryAfterMs } from '../../src/client/rate-limit.js';
+import { shapes } from '../../src/client/shapes.js';
 
 const ORIGIN = 'http://reportctl.test';
 const KEY = `rctl_${'Zq9'.repeat(14)}x`;
@@ -313,5 +314,36 @@ describe('answers that are not the contract', () => {
     const { client, service } = setup({ maxTransientRetries: 0 });
     service.intercept({ path: '/api/v2/queues' }).reply(500, 'upstream\nconnect\u001b[2J error\n', { headers: { 'content-type': 'text/plain' } });
     await expect(client.request('GET', '/api/v2/queues')).rejects.toMatchObject({ status: 500, code: 'HTTP_500', message: 'upstream connect [2J error' });
+  });
+
+  it('a body the generated check refuses but the contract accepts is returned as the service sent it', async () => {
+    const { client, service } = setup();
+    // A status the service may add one day: the check knows today's values only, zod takes any string.
+    const run = {
+      status: 'paused', id: 'run-1', name: 'night run', queueId: 'queue-1', estimatedHa: 1.5, steps: [],
+      createdAt: '2025-06-02T12:00:00.000Z', startedAt: null, finishedAt: null, extra: { kept: true },
+    };
+    const page = { data: [run], total: 1, page: 1, limit: 20 };
+    expect(shapes.queueRunPage.check(page)).toBe(false);
+    service.intercept({ path: '/api/v2/queue-runs' }).reply(200, page, { headers: JSON_HEADERS });
+    const read = await client.get('/api/v2/queue-runs', shapes.queueRunPage);
+    expect(JSON.stringify(read)).toBe(JSON.stringify(page));
+  });
+
+  it('a body the contract refuses is an UnexpectedResponseError naming the field, as zod words it', async () => {
+    const { client, service } = setup();
+    service.intercept({ path: '/api/v2/queues' }).reply(200, { ...QUEUES, total: -1 }, { headers: JSON_HEADERS });
+    await expect(client.get('/api/v2/queues', shapes.queuePage)).rejects.toThrow(
+      new UnexpectedResponseError(`${ORIGIN}/api/v2/queues`, 'total: Too small: expected number to be >=0'),
+    );
+  });
+
+  it("an error body is read for the service's code, message and issues; one that is not the contract's keeps the status", async () => {
+    const { client, service } = setup();
+    const issues = [{ path: 'mapResolution', message: 'Invalid mapResolution' }];
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(400, { error: 'VALIDATION_FAILED', message: 'invalid body', issues }, { headers: JSON_HEADERS });
+    await expect(client.send('POST', '/api/v2/templates', {}, shapes.template)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED', message: 'invalid body', issues });
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(400, { error: 'VALIDATION_FAILED', message: 'invalid body', issues: 'many' }, { headers: JSON_HEADERS });
+    await expect(client.send('POST', '/api/v2/templates', {}, shapes.template)).rejects.toMatchObject({ status: 400, code: 'HTTP_400', message: 'HTTP 400', issues: [] });
   });
 });

@@ -1,6 +1,7 @@
 import { ApiResponseError } from '../../../../client/errors.js';
 import type { ServiceApi } from '../../../../client/api.js';
-import { templateBodySchema, toValidationIssues, type Catalogs, type Template, type ValidationIssue } from '../../../../contract/index.js';
+import { conforms, shapes } from '../../../../client/shapes.js';
+import type { Catalogs, Template, ValidationIssue } from '../../../../contract/index.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
@@ -14,8 +15,10 @@ export async function submitTemplate(
   send: (body: unknown) => Promise<Template>,
   what: string,
 ): Promise<Template> {
-  const local = templateBodySchema.safeParse(body, { reportInput: true });
+  // reportInput lets the issue mapper tell a missing field from a wrongly typed one.
+  const local = await conforms(shapes.templateBody, body, { reportInput: true });
   if (!local.success) {
+    const { toValidationIssues } = await import('../../../../contract/errors.js');
     const issues = toValidationIssues(local.error);
     throw await invalidTemplate(`${what} is not a valid template (checked locally; nothing was sent)`, issues, body, () => api.catalogs.all());
   }

@@ -1,0 +1,210 @@
+// The generated response checks (src/client/generated/checks.js) against zod, their oracle:
+// fresh, refused where JSON Schema cannot say what zod checks, never looser than their schema
+// on bodies derived from the service's own answers, and passing those answers (so the client
+// takes its fast path on them).
+import fc from 'fast-check';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checksModule, generateResponseChecks, OUT_DTS, OUT_JS } from '../../scripts/response-checks.mjs';
+import { shapes } from '../../src/client/shapes.js';
+import { checkedSchemas, type CheckName } from '../../src/contract/checked.js';
+import { expressedAs, expressedBy } from '../../src/contract/json-checks.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { api, tempDir, type IssuedKey } from '../helpers/server.js';
+
+describe('the committed checks', () => {
+  it('are what the generator makes from the contract now', async () => {
+    const { js, dts } = await generateResponseChecks();
+    expect(readFileSync(OUT_JS, 'utf8'), 'stale: run npm run response-checks').toBe(js);
+    expect(readFileSync(OUT_DTS, 'utf8'), 'stale: run npm run response-checks').toBe(dts);
+  });
+
+  it('load nothing at run time', () => {
+    expect(readFileSync(OUT_JS, 'utf8')).not.toMatch(/\brequire\s*\(|^\s*import\b/m);
+  });
+});
+
+describe('the generator refuses what JSON Schema cannot say', () => {
+  const generate = (schema: z.ZodType) => () => checksModule({ z, checkedSchemas: { body: schema }, expressedBy });
+
+  it.each([
+    ['an undeclared refine', z.object({ name: z.string().refine((name) => name !== 'x') }), /refinement JSON Schema does not express; declare its keywords with expressedAs/],
+    ['an undeclared superRefine on an array', z.array(z.string()).superRefine(() => undefined).meta({ uniqueItems: true }), /refinement/],
+    ['a default', z.object({ page: z.number().default(1) }), /a zod default/],
+    ['a transform in a pipe', z.object({ page: z.string().transform(Number).pipe(z.number()) }), /./],
+    ['a coercion', z.object({ page: z.coerce.number() }), /coerces/],
+    ['a string check without a pattern', z.object({ name: z.string().trim() }), /overwrite check/],
+    ['a .meta() that loosens zod', z.object({ name: z.string().min(3).meta({ minLength: 1 }) }), /replaces zod's minLength/],
+    ['a .meta() that drops a required field', z.object({ name: z.string() }).meta({ required: [] }), /name is required by zod but not by its JSON Schema/],
+  ])('%s', (_what, schema, message) => {
+    expect(generate(schema)).toThrow(message);
+  });
+
+  it('a refinement declared with the keyword that says it is accepted, the keyword in the check', () => {
+    const unique = expressedAs(z.array(z.string()).superRefine(() => undefined), { uniqueItems: true });
+    expect(generate(unique)()).toContain('uniqueItems');
+  });
+});
+
+/** Every answer the service gave while the suite set up, by the check that reads it. */
+const answers: Record<CheckName, unknown[]> = Object.fromEntries(Object.keys(checkedSchemas).map((name) => [name, []])) as never;
+let server: InProcessService;
+let owner: IssuedKey;
+
+/** `key: null` sends none. */
+async function read(name: CheckName, method: string, path: string, body?: unknown, key: string | null = owner.apiKey): Promise<unknown> {
+  const response = await api(server, method, path, { ...(key !== null ? { key } : {}), ...(body !== undefined ? { body } : {}) });
+  answers[name].push(response.body);
+  return response.body;
+}
+
+beforeAll(async () => {
+  server = await startInProcessService();
+  owner = await server.newAccount();
+  const file = join(tempDir(), 'fixtures.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      queues: [{ name: 'north', steps: [{ lotId: 'lot-a', analysisType: 'counting' }, { lotId: 'lot-b', analysisType: 'path' }] }],
+      runs: [{ queue: 0 }, { queue: 0, advance: 1 }, { queue: 0, advance: 10, estimatedHa: 4.5 }, { queue: 0, advance: 10, failAtStep: 1 }, { queue: 0, cancel: true }],
+      analyses: [{ lotId: 'lot-a', analysisType: 'counting', status: 'completed' }, { lotId: 'lot-b', analysisType: 'path', status: 'failed' }],
+    }),
+  );
+  await server.admin('seed', '--account', owner.accountId, '--file', file);
+  const presets = (await read('presetPage', 'GET', '/api/v2/templates/presets?limit=100')) as { data: Array<{ id: string; seedPayload: Record<string, unknown> }> };
+  for (const preset of presets.data) {
+    const body = { ...preset.seedPayload, name: `from ${preset.id}` };
+    answers.templateBody.push(body);
+    const created = (await read('template', 'POST', '/api/v2/templates', body)) as { id: string };
+    const stored = await read('template', 'GET', `/api/v2/templates/${created.id}`);
+    answers.templateBody.push(stored);
+  }
+  await read('templatePage', 'GET', '/api/v2/templates?limit=100');
+  await read('templatePage', 'GET', '/api/v2/templates?page=50');
+  await read('queuePage', 'GET', '/api/v2/queues');
+  await read('queueRunPage', 'GET', '/api/v2/queue-runs?limit=100');
+  await read('analysisPage', 'GET', '/api/v2/analyses');
+  await read('reportTypesCatalog', 'GET', '/api/v2/catalogs/report-types');
+  await read('statisticsCatalog', 'GET', '/api/v2/catalogs/statistics');
+  await read('vegetationIndexDefaults', 'GET', '/api/v2/catalogs/vegetation-index-defaults');
+  await read('validateFormulaResult', 'POST', '/api/v2/templates/validate-formula', { formula: '(NIR - R) / (NIR + R + L)' });
+  await read('validateFormulaResult', 'POST', '/api/v2/templates/validate-formula', { formula: 'NIR / (R' });
+  await read('errorBody', 'GET', '/api/v2/templates/no-such-template');
+  await read('errorBody', 'GET', '/api/v2/templates', undefined, null);
+  await read('errorBody', 'POST', '/api/v2/templates', { name: 7, mapResolution: 'high', colour: 'red' });
+  await read('errorBody', 'DELETE', '/api/v2/catalogs/statistics');
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const names = Object.keys(checkedSchemas) as CheckName[];
+
+describe("the service's own answers", () => {
+  it.each(names)('%s: every answer passes the check (the fast path), and zod agrees', (name) => {
+    expect(answers[name].length).toBeGreaterThan(0);
+    for (const body of answers[name]) {
+      expect(checkedSchemas[name].safeParse(body).success, JSON.stringify(body)).toBe(true);
+      expect(shapes[name].check(body), JSON.stringify(body)).toBe(true);
+    }
+  });
+});
+
+type Key = string | number;
+/** Every path into a JSON value: `["layouts", "portrait", "elements", 0, "x"]`... */
+function pathsOf(value: unknown, prefix: Key[] = []): Key[][] {
+  if (typeof value !== 'object' || value === null) return [];
+  const entries: Array<[Key, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
+}
+const at = (value: unknown, path: Key[]): unknown => path.reduce<unknown>((node, key) => (node as Record<Key, unknown>)[key], value);
+
+/** Values near every limit the contract has, and of every JSON type. */
+const oddValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null, true, false, 0, -0, -1, 0.5, 1, 1.0000001, 2, 71.9, 72, 1200, 1200.5, 2 ** 53, -(2 ** 53), 1e308, 1.5, 100, 101,
+    '', ' ', 'x'.repeat(200), 'x'.repeat(201), 'x'.repeat(2001), 'bell\u0007', 'next\u0085line', 'del\u007f', '\ud800', 'é', '😀'.repeat(100), '😀'.repeat(101),
+    '#1a9850', '#1A985', '#1a98500', 'red', 'NDVI', 'Custom_Index', 'vegetation_index', 'general', 'counting', 'paused', 'map', 'a4',
+    '2025-06-02T12:00:00.000Z', '2025-06-02T12:00:00Z', '2025-06-02T12:00:00.000+01:00', '2025-02-29T12:00:00.000Z', '2024-02-29T12:00:00.000Z', '2025-13-01T00:00:00.000Z',
+    '00000000-0000-0000-0000-000000000000', 'not-a-uuid', [], {}, [null], [{}], { stops: [] }, ['a', 'a'],
+  ),
+  fc.double({ min: -0.2, max: 1.2, noNaN: true }),
+  fc.integer({ min: -2, max: 250 }),
+  fc.string({ maxLength: 12 }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+type Mutation =
+  | { kind: 'replace' | 'delete' | 'duplicate' | 'swap'; pick: number; value: unknown }
+  | { kind: 'add'; pick: number; key: string; value: unknown };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), value: oddValue }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(), value: fc.constant(null) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('duplicate' as const, 'swap' as const), pick: fc.nat(), value: fc.constant(null) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('add' as const),
+      pick: fc.nat(),
+      key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'id', 'saviL', 'formula', 'indexName', 'colorScale', 'portrait', 'issues', 'errors'), fc.string({ maxLength: 8 })),
+      value: oddValue,
+    }),
+  },
+);
+
+/** A body with some values, at any depth, replaced, removed, repeated, reordered or joined by odd keys; as JSON.parse gives it. */
+function mutate(base: unknown, mutations: Mutation[]): unknown {
+  const body = structuredClone(base);
+  for (const change of mutations) {
+    const paths = [[] as Key[], ...pathsOf(body)];
+    const containers = paths.filter((path) => typeof at(body, path) === 'object' && at(body, path) !== null);
+    if (change.kind === 'add') {
+      const holder = at(body, containers[change.pick % containers.length]!);
+      if (!Array.isArray(holder)) Object.defineProperty(holder, change.key, { value: structuredClone(change.value), enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    if (change.kind === 'duplicate' || change.kind === 'swap') {
+      const arrays = containers.map((path) => at(body, path)).filter((value): value is unknown[] => Array.isArray(value) && value.length > 0);
+      if (arrays.length === 0) continue;
+      const array = arrays[change.pick % arrays.length]!;
+      if (change.kind === 'duplicate') array.push(structuredClone(array[change.pick % array.length]));
+      else array.reverse();
+      continue;
+    }
+    const inner = paths.slice(1);
+    if (inner.length === 0) continue;
+    const path = inner[change.pick % inner.length]!;
+    const parent = at(body, path.slice(0, -1)) as Record<Key, unknown>;
+    const last = path[path.length - 1]!;
+    if (change.kind === 'replace') parent[last] = structuredClone(change.value);
+    else if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  }
+  return JSON.parse(JSON.stringify(body)) as unknown;
+}
+
+describe('a check is never looser than its schema', () => {
+  it.each(names)('%s: a mutated answer the check passes, zod passes too', (name) => {
+    const verdicts = { passed: 0, refused: 0 };
+    fc.assert(
+      fc.property(fc.constantFrom(...answers[name]), fc.array(mutation, { minLength: 1, maxLength: 4 }), (answer, mutations) => {
+        const body = mutate(answer, mutations);
+        if (!shapes[name].check(body)) {
+          verdicts.refused += 1;
+          return;
+        }
+        verdicts.passed += 1;
+        const parsed = checkedSchemas[name].safeParse(body, { reportInput: true });
+        expect(parsed.success, `${JSON.stringify(body)}\n${parsed.error?.message}`).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    // Both verdicts show up, so the property is not vacuous.
+    expect(verdicts.passed).toBeGreaterThan(0);
+    expect(verdicts.refused).toBeGreaterThan(0);
+  });
+});
