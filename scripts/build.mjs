@@ -308,22 +308,29 @@ rmSync(old, { recursive: true, force: true });
 
 // V8's code caches, each from one run that uses the file (see bin/code-cache.js): the CLI's
 // from `formula check` (the offline commands) and from `templates list` (the client's, kind
-// `client`, see bin/reportctl.js), the service's from `serve`, the client packages' from that
-// same `templates list` against a stand-in service that answers with an empty page. Optional:
-// a failure here only costs start-up time, so it warns and the build stands.
+// `client`, see bin/reportctl.js), the service's from `serve`, the client packages' from
+// `templates list` against a stand-in service. That first list gets an empty page, which the
+// client's generated check passes (no zod); zod's cache comes from a second list whose page
+// the check refuses and zod's lenient schema accepts (a template without the optional
+// fields). Optional: a failure here only costs start-up time, so it warns and the build stands.
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
 // serve, stopped once it listens: its cache then holds the store's code and fastify's start.
 await warmCodeCache('embedded.cjs', ['serve', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], {}, { stopWhenListening: true });
+const at = '2026-01-01T00:00:00.000Z';
+const sparseTemplate = { id: 'build', userId: 'build', name: 'build', analysisType: 'counting', reportType: 'build', reportTypeId: 'build', reportCategory: 'general', selectedStatistics: [], createdAt: at, updatedAt: at };
+let page = { total: 0, page: 1, limit: 20, data: [] };
 const standIn = createServer((request, response) => {
   response.setHeader('content-type', 'application/json');
-  response.end(JSON.stringify({ total: 0, page: 1, limit: 20, data: [] }));
+  response.end(JSON.stringify(page));
 });
 await new Promise((resolve) => standIn.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'reportctl-build-'));
 try {
-  const baseUrl = `http://127.0.0.1:${standIn.address().port}`;
-  await warmCodeCache(['main.cjs', ...VENDORED.map((name) => `vendor-${name}.cjs`)].join(','), ['templates', 'list', '--base-url', baseUrl, '--api-key', 'rctl_build'], { REPORTCTL_CONFIG_DIR: configDir });
+  const list = ['templates', 'list', '--base-url', `http://127.0.0.1:${standIn.address().port}`, '--api-key', 'rctl_build'];
+  await warmCodeCache(['main.cjs', ...VENDORED.filter((name) => name !== 'zod').map((name) => `vendor-${name}.cjs`)].join(','), list, { REPORTCTL_CONFIG_DIR: configDir });
+  page = { total: 1, page: 1, limit: 20, data: [sparseTemplate] };
+  await warmCodeCache('vendor-zod.cjs', list, { REPORTCTL_CONFIG_DIR: configDir });
 } finally {
   standIn.close();
   rmSync(configDir, { recursive: true, force: true });
