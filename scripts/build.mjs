@@ -38,6 +38,8 @@ rmSync(staging, { recursive: true, force: true });
 const apart = ['embedded', 'import-package'];
 /** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
 const cached = new Set(['embedded']);
+/** The functions each file apart that is not cached exports (each called through a stand-in). */
+const APART_EXPORTS = { 'import-package': ['importPackage'] };
 /** A module of the CLI's bundle that stands for `file` in dist/, loaded through bin/code-cache.js. */
 const compiledFrom = (file) => `require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, ${JSON.stringify(file)}))`;
 const keepApart = {
@@ -46,9 +48,18 @@ const keepApart = {
     pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => {
       const name = /([\w-]+)\.js$/.exec(args.path)[1];
-      return cached.has(name) ? { path: name, namespace: 'compiled' } : { path: `./${name}.cjs`, external: true };
+      return { path: name, namespace: cached.has(name) ? 'compiled' : 'required' };
     });
     pluginBuild.onLoad({ filter: /.*/, namespace: 'compiled' }, (args) => ({ contents: `module.exports = ${compiledFrom(`${args.path}.cjs`)};`, loader: 'js' }));
+    // Required on the first call, not when a module that imports it runs: most commands never
+    // import() an ESM-only package, and loading the file is a module resolution and a compile.
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'required' }, (args) => {
+      const names = APART_EXPORTS[args.path];
+      if (!names) throw new Error(`build: list what src/cli/${args.path}.ts exports in APART_EXPORTS`);
+      // ES exports, so an import of a name not listed here fails the build.
+      return { contents: names.map((name) => `export function ${name}(...args) { return require('./${args.path}.cjs').${name}(...args); }`).join('\n'), loader: 'js' };
+    });
+    pluginBuild.onResolve({ filter: /^\.\/[\w-]+\.cjs$/ }, (args) => (args.namespace === 'required' ? { path: args.path, external: true } : undefined));
   },
 };
 /**
@@ -309,8 +320,8 @@ rmSync(old, { recursive: true, force: true });
 // V8's code caches, each from one run that uses the file (see bin/code-cache.js): the CLI's
 // from `formula check` (the offline commands) and from `templates list` (the client's, kind
 // `client`, see bin/reportctl.js), the service's from `serve`, the client packages' from
-// `templates list` against a stand-in service. That first list gets an empty page, which the
-// client's generated check passes (no zod); zod's cache comes from a second list whose page
+// `templates list` against a stand-in service. That first list gets a page of one template,
+// which the client's generated check passes (no zod); zod's cache comes from a second list whose page
 // the check refuses and zod's lenient schema accepts (a template without the optional
 // fields). Optional: a failure here only costs start-up time, so it warns and the build stands.
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
@@ -319,7 +330,13 @@ await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
 await warmCodeCache('embedded.cjs', ['serve', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], {}, { stopWhenListening: true });
 const at = '2026-01-01T00:00:00.000Z';
 const sparseTemplate = { id: 'build', userId: 'build', name: 'build', analysisType: 'counting', reportType: 'build', reportTypeId: 'build', reportCategory: 'general', selectedStatistics: [], createdAt: at, updatedAt: at };
-let page = { total: 0, page: 1, limit: 20, data: [] };
+const fullTemplate = { ...sparseTemplate, layouts: { portrait: { elements: [] } }, paperSize: 'a4', mapResolution: 300, margins: { top: 10, right: 10, bottom: 10, left: 10 } };
+let page = { total: 1, page: 1, limit: 20, data: [fullTemplate] };
+// The client's cache is of the path without zod: a page its check refuses would put zod's in.
+const { templatePage } = await import('../src/client/generated/checks.js');
+if (!templatePage(page) || templatePage({ ...page, data: [sparseTemplate] })) {
+  throw new Error('build: the stand-in pages no longer pass (first) and fail (second) the generated check; update them in scripts/build.mjs');
+}
 const standIn = createServer((request, response) => {
   response.setHeader('content-type', 'application/json');
   response.end(JSON.stringify(page));

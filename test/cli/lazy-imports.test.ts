@@ -156,6 +156,8 @@ describe('network commands load their packages from the bundle', () => {
     // HTTP/2 (the service speaks HTTP/1), node:http (for a constant and a class check) and
     // node:assert (for a failed check).
     expect(loaded.filter(([url]) => ['node:http2', 'node:http', 'node:assert'].some((name) => url.endsWith(name)))).toEqual([]);
+    // Nor the file that import()s ESM-only packages (chalk, conf, ...): none is needed here.
+    expect(loaded.filter(([url]) => url.endsWith('/dist/import-package.cjs'))).toEqual([]);
   });
 });
 
