@@ -91,8 +91,9 @@ describe('V8 code cache of dist/main.cjs', () => {
     ['main.cjs', 'main.cjs.client.cache'],
     ['vendor-undici.cjs', 'vendor-undici.cjs.cache'],
     ['vendor-zod.cjs', 'vendor-zod.cjs.cache'],
+    ['checks.cjs', 'checks.cjs.cache'],
     ['embedded.cjs', 'embedded.cjs.cache'],
-  ])('and one for dist/%s (client commands, client packages, service) in %s, of the same build', (file, cacheFile) => {
+  ])('and one for dist/%s (client commands, client packages, generated checks, service) in %s, of the same build', (file, cacheFile) => {
     const other = readFileSync(join(ROOT, 'dist', file), 'utf8');
     const otherCache = readFileSync(join(ROOT, 'dist', cacheFile));
     expect(idOf(other)).toBe(idOf(source));

@@ -73,7 +73,7 @@ describe('heavy modules load lazily', () => {
       // commander's own require, from inside dist/main.cjs: the hook sees what the CLI loads
       // (the bin compiles that file itself, from V8's code cache, so the file is not listed).
       expect(loaded.some((url) => url.endsWith('node:events'))).toBe(true);
-      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs') || url.includes('/dist/vendor-'))).toEqual([]);
+      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs') || url.includes('/dist/vendor-') || url.includes('/dist/checks.cjs'))).toEqual([]);
       for (const name of HEAVY) {
         expect(loaded.filter((url) => url.includes(`/node_modules/${name}`)), name).toEqual([]);
       }
@@ -151,6 +151,7 @@ describe('network commands load their packages from the bundle', () => {
     // Not vacuous: the bundle's undici file ran, and asked for the builtins undici needs.
     expect(loaded.some(([url]) => url.endsWith('/dist/vendor-undici.cjs'))).toBe(true);
     expect(loaded.some(([url, from]) => url.endsWith('node:net') && from.endsWith('/dist/vendor-undici.cjs'))).toBe(true);
+    expect(loaded.some(([url]) => url.endsWith('/dist/checks.cjs'))).toBe(true);
     expect(loaded.filter(([url, from]) => url.includes('/node_modules/') || from.includes('/node_modules/'))).toEqual([]);
     // Builtins undici loads for what a client never meets, on first use only (scripts/build.mjs):
     // HTTP/2 (the service speaks HTTP/1), node:http (for a constant and a class check) and
