@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import request from 'undici/lib/api/api-request.js';
 import undiciErrors from 'undici/lib/core/errors.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import undiciApi from 'undici/lib/api/index.js';
+import connect from 'undici/lib/api/api-connect.js';
 import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import { NetworkError, UnexpectedResponseError } from './errors.js';
 import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
@@ -13,8 +13,9 @@ let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
 function defaultDispatcher(): Dispatcher {
   if (sharedDispatcher === undefined) {
-    // What undici's index does as it loads: the proxy agent calls connect() on its client.
-    Object.assign(UndiciDispatcher.prototype, undiciApi);
+    // Part of what undici's index does as it loads: the proxy agent calls connect() on its
+    // client. Not its stream, pipeline and upgrade APIs, which nothing here calls.
+    Object.assign(UndiciDispatcher.prototype, { request, connect });
   }
   sharedDispatcher ??= new EnvHttpProxyAgent();
   return sharedDispatcher;

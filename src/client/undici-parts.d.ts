@@ -13,9 +13,10 @@ declare module 'undici/lib/core/errors.js' {
   import { errors } from 'undici';
   export = errors;
 }
-declare module 'undici/lib/api/index.js' {
-  const api: Record<string, (...args: never[]) => unknown>;
-  export = api;
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  function connect(this: Dispatcher, options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
+  export = connect;
 }
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   import { Dispatcher } from 'undici';
