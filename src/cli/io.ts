@@ -37,7 +37,9 @@ export function colorEnabled(io: IOStreams, env: Env, colorFlag: boolean | undef
 export function canPrompt(io: IOStreams, env: Env, noInputFlag: boolean | undefined): boolean {
   if (noInputFlag === true) return false;
   if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
-  return io.stdin.isTTY === true && io.stdout.isTTY === true;
+  // stdout first: reading stdin's isTTY creates the stdin stream, which a command piped to
+  // another never needs (some 3 ms of `templates create`'s start-up).
+  return io.stdout.isTTY === true && io.stdin.isTTY === true;
 }
 
 export function writeLine(stream: Writable, line = ''): void {

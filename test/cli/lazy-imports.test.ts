@@ -162,6 +162,44 @@ describe('network commands load their packages from the bundle', () => {
   });
 });
 
+describe('a command piped to another does not open stdin it never reads', () => {
+  // process.stdin is a getter that creates the stream (and its machinery) on first read.
+  const probe = join(tempDir(), 'stdin-probe.cjs');
+  writeFileSync(
+    probe,
+    `const real = Object.getOwnPropertyDescriptor(process, 'stdin');
+let touched = false;
+Object.defineProperty(process, 'stdin', { configurable: true, enumerable: real.enumerable, get() { touched = true; return real.get.call(this); } });
+process.on('exit', () => require('node:fs').writeSync(2, '\\nstdin opened: ' + touched + '\\n'));
+`,
+  );
+  const opened = (args: string[], env: Record<string, string> = {}): boolean => {
+    const result = spawnSync(process.execPath, ['--require', probe, BIN, ...args], { encoding: 'utf8', env: cleanEnv(env) });
+    const verdict = /stdin opened: (true|false)/.exec(result.stderr)?.[1];
+    if (verdict === undefined) throw new Error(`the probe did not run: ${result.stderr}`);
+    return verdict === 'true';
+  };
+  let server: TestServer;
+  let file: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startServe();
+    env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: (await server.newAccount()).apiKey };
+    file = join(tempDir(), 'template.json');
+    writeFileSync(file, JSON.stringify({ ...(await runJson(['templates', 'presets', '--json'], env)).data[0].seedPayload, name: 'piped' }));
+  });
+  afterAll(async () => server?.stop());
+
+  it('templates create --file, and templates list', () => {
+    expect(opened(['templates', 'create', '--file', file], env)).toBe(false);
+    expect(opened(['templates', 'list'], env)).toBe(false);
+  });
+
+  it('but it does for --file - (the probe is not vacuous)', () => {
+    expect(opened(['formula', 'check', '--file', '-'])).toBe(true);
+  });
+});
+
 async function runJson(args: string[], env: Record<string, string>) {
   const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(env) });
   expect(result.status, result.stderr).toBe(0);
