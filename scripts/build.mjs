@@ -13,9 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Module, { createRequire, isBuiltin } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
-import { Script } from 'node:vm';
+import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -351,32 +349,12 @@ await new Promise((resolve) => standIn.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'reportctl-build-'));
 try {
   const list = ['templates', 'list', '--base-url', `http://127.0.0.1:${standIn.address().port}`, '--api-key', 'rctl_build'];
-  await warmCodeCache(['main.cjs', ...VENDORED.filter((name) => name !== 'zod').map((name) => `vendor-${name}.cjs`)].join(','), list, { REPORTCTL_CONFIG_DIR: configDir });
+  await warmCodeCache(['main.cjs', 'checks.cjs', ...VENDORED.filter((name) => name !== 'zod').map((name) => `vendor-${name}.cjs`)].join(','), list, { REPORTCTL_CONFIG_DIR: configDir });
   page = { total: 1, page: 1, limit: 20, data: [sparseTemplate] };
   await warmCodeCache('vendor-zod.cjs', list, { REPORTCTL_CONFIG_DIR: configDir });
 } finally {
   standIn.close();
   rmSync(configDir, { recursive: true, force: true });
-}
-
-// The generated checks' cache holds every check compiled, not the one a warming run would call:
-// each client command reads another kind of answer (measured: the first call of an uncached
-// check costs about a millisecond; deserialising them all, less). Compiled with V8's lazy
-// compilation off, and the flag set back before the cache is made, which V8 stamps with the
-// flags of that moment (bin/code-cache.js compiles under the defaults).
-writeEagerCodeCache(fileURLToPath(new URL('../dist/checks.cjs', import.meta.url)));
-
-function writeEagerCodeCache(file) {
-  const source = readFileSync(file, 'utf8');
-  const id = /^\/\/ build ([0-9a-f]{16})\n/.exec(source)[1];
-  setFlagsFromString('--no-lazy');
-  let script;
-  try {
-    script = new Script(Module.wrap(source), { filename: file });
-  } finally {
-    setFlagsFromString('--lazy');
-  }
-  writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(`${id}\n`, 'latin1'), script.createCachedData()]));
 }
 
 async function warmCodeCache(file, args, env = {}, { stopWhenListening = false } = {}) {
