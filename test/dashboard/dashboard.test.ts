@@ -280,10 +280,17 @@ describe('the dashboard in a browser', () => {
       // The filter as in the API's list query: only path templates, so the new one is on page 1.
       await result.page.select('select[name="analysisType"]', 'path');
       await result.page.click('.filters button[type="submit"]');
+      const listed = await api(server, 'GET', '/api/v2/templates?analysisType=path&limit=20', { key: demo.keys.owner });
+      const expected = (listed.body as ListPage<unknown>).data.length;
+      // The new template is newest, so it is on the unfiltered first page too: wait for the
+      // filtered list itself (as many cards as the API lists, every one a path template).
+      await result.page.waitForFunction(
+        `[...document.querySelectorAll('.card p.meta:first-of-type')].map((kind) => kind.textContent).filter((kind) => kind.startsWith('path · ')).length === ${expected} && document.querySelectorAll('.card').length === ${expected}`,
+        { timeout: 10_000 },
+      );
       await result.page.waitForSelector(`.card a[href="#/templates/${template.id}"]`);
       const cards = await result.page.$$eval('.card', (elements) => elements.map((element) => element.textContent ?? ''));
-      const listed = await api(server, 'GET', '/api/v2/templates?analysisType=path&limit=20', { key: demo.keys.owner });
-      expect(cards).toHaveLength((listed.body as ListPage<unknown>).data.length);
+      expect(cards).toHaveLength(expected);
       const kinds = await result.page.$$eval('.card p.meta:first-of-type', (elements) => elements.map((element) => element.textContent ?? ''));
       expect(kinds).toHaveLength(cards.length);
       for (const kind of kinds) expect(kind).toMatch(/^path · /);
