@@ -45,6 +45,8 @@ const cached = new Set(['embedded', 'checks']);
 const APART_EXPORTS = { 'import-package': ['importPackage'] };
 /** A module of the CLI's bundle that stands for `file` in dist/, loaded through bin/code-cache.js. */
 const compiledFrom = (file) => `require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, ${JSON.stringify(file)}))`;
+/** ES stand-ins for `names`, each calling the function of that name on `load()`'s result (an expression). */
+const standIns = (load, names) => names.map((name) => `export function ${name}(...args) { return ${load}.${name}(...args); }`);
 const keepApart = {
   name: 'keep-apart',
   setup(pluginBuild) {
@@ -60,7 +62,7 @@ const keepApart = {
       const names = APART_EXPORTS[args.path];
       if (!names) throw new Error(`build: list what src/cli/${args.path}.ts exports in APART_EXPORTS`);
       // ES exports, so an import of a name not listed here fails the build.
-      return { contents: names.map((name) => `export function ${name}(...args) { return require('./${args.path}.cjs').${name}(...args); }`).join('\n'), loader: 'js' };
+      return { contents: standIns(`require('./${args.path}.cjs')`, names).join('\n'), loader: 'js' };
     });
     pluginBuild.onResolve({ filter: /^\.\/[\w-]+\.cjs$/ }, (args) => (args.namespace === 'required' ? { path: args.path, external: true } : undefined));
   },
@@ -84,7 +86,7 @@ const lazyBuiltins = {
       const contents = [
         `let real;`,
         `const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
-        ...names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+        ...standIns('load()', names),
       ].join('\n');
       return { contents, loader: 'js', resolveDir: '.' };
     });
@@ -131,13 +133,9 @@ const zodEnglishOnly = {
   },
 };
 /**
- * undici's HTTP/1 client requires its HTTP/2 one at load time, and that loads node:http2, the
- * costliest builtin a network command would load (some 15 ms). The service speaks HTTP/1, so
- * in the vendor file client-h2.js loads on its first connection over HTTP/2 only.
- */
-/**
- * Edits to undici's sources for a command that lasts a moment, each required to match once
- * (an undici update that moves the code fails the build here instead of undoing the edit):
+ * Edits to packages' sources for a command that lasts a moment, by file under node_modules,
+ * each required to match once (an update that moves the code fails the build here instead of
+ * silently undoing the edit):
  * - undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
  *   some 100 ms of CPU and 35 MB of memory never recouped. So the first parser is compiled
  *   with Liftoff only. The flag is set there, after undici's builtins are loaded: a builtin
@@ -147,39 +145,61 @@ const zodEnglishOnly = {
  *   check: read on use instead. The header limit is Node's 16 KiB unless Node was told
  *   otherwise (--max-http-header-size), when it is read from node:http as before; an
  *   IncomingMessage can only exist once node:http is loaded.
+ * - better-sqlite3's JavaScript goes into dist/embedded.cjs (with its code cache) instead of
+ *   some twenty files read from node_modules at each admin command, and its native addon is
+ *   loaded from where npm builds it: the `bindings` package would probe a dozen paths first.
+ *   Where the addon is elsewhere (a debug build), `bindings` still finds it, told the
+ *   package's own folder.
  */
-const UNDICI_EDITS = {
-  'lib/dispatcher/client-h1.js': [['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only'), llhttpInstance = lazyllhttp()"]],
-  'lib/dispatcher/client.js': [
+const SOURCE_EDITS = {
+  'undici/lib/dispatcher/client-h1.js': [['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only'), llhttpInstance = lazyllhttp()"]],
+  'undici/lib/dispatcher/client.js': [
     ["const http = require('node:http')\n", ''],
     [
       /const getDefaultNodeMaxHeaderSize = http &&[^]*?invalid'\) }\n/,
       "const getDefaultNodeMaxHeaderSize = () => /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024\n",
     ],
   ],
-  'lib/core/util.js': [
+  'undici/lib/core/util.js': [
     ["const { IncomingMessage } = require('node:http')\n", ''],
     [
       'Object.getPrototypeOf(stream).constructor === IncomingMessage',
       "Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
     ],
   ],
+  'better-sqlite3/lib/database.js': [
+    [
+      "require('bindings')('better_sqlite3.node')",
+      `(() => {
+        try {
+          return require(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
+        } catch (error) {
+          if (error.code !== 'MODULE_NOT_FOUND') throw error;
+          return require('bindings')({ bindings: 'better_sqlite3.node', module_root: path.dirname(require.resolve('better-sqlite3/package.json')) });
+        }
+      })()`,
+    ],
+  ],
 };
-const undiciEdits = {
-  name: 'undici-edits',
+const sourceEdits = {
+  name: 'source-edits',
   setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /\/node_modules\/undici\/lib\/.*\.js$/ }, (args) => {
-      const edits = UNDICI_EDITS[args.path.slice(args.path.lastIndexOf('/undici/') + '/undici/'.length)];
-      if (!edits) return undefined;
+    pluginBuild.onLoad({ filter: new RegExp(`/node_modules/(${Object.keys(SOURCE_EDITS).join('|').replaceAll('.', '\\.')})$`) }, (args) => {
+      const edits = SOURCE_EDITS[args.path.slice(args.path.lastIndexOf('/node_modules/') + '/node_modules/'.length)];
       let source = readFileSync(args.path, 'utf8');
       for (const [from, to] of edits) {
         const matches = typeof from === 'string' ? source.split(from).length - 1 : (source.match(new RegExp(from, 'g')) ?? []).length;
-        if (matches !== 1) throw new Error(`build: ${args.path} has ${matches} matches of ${from} (scripts/build.mjs, UNDICI_EDITS)`);
+        if (matches !== 1) throw new Error(`build: ${args.path} has ${matches} matches of ${from} (scripts/build.mjs, SOURCE_EDITS)`);
         source = source.replace(from, to);
       }
       return { contents: source, loader: 'js' };
     });
-    // node:assert (and its error formatting) loads for checks that hold: the real one on a failure.
+  },
+};
+/** undici's node:assert (and its error formatting) loads for checks that hold: the real one on a failure. */
+const lazyAssert = {
+  name: 'lazy-assert',
+  setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^node:assert$/ }, (args) =>
       args.importer.includes('/node_modules/undici/') ? { path: 'node:assert', namespace: 'lazy-assert' } : undefined,
     );
@@ -195,6 +215,11 @@ const undiciEdits = {
     }));
   },
 };
+/**
+ * undici's HTTP/1 client requires its HTTP/2 one at load time, and that loads node:http2, the
+ * costliest builtin a network command would load (some 15 ms). The service speaks HTTP/1, so
+ * in the vendor file client-h2.js loads on its first connection over HTTP/2 only.
+ */
 const lazyHttp2 = {
   name: 'lazy-undici-h2',
   setup(pluginBuild) {
@@ -227,31 +252,6 @@ const lazyFastify = {
       loader: 'js',
       resolveDir: '.',
     }));
-  },
-};
-/**
- * better-sqlite3's JavaScript goes into dist/embedded.cjs (with its code cache) instead of some
- * twenty files read from node_modules at each admin command, and its native addon is loaded from
- * where npm builds it: the `bindings` package would probe a dozen paths first. Where the addon
- * is elsewhere (a debug build), `bindings` still finds it, told the package's own folder.
- */
-const sqliteAddon = {
-  name: 'sqlite-addon',
-  setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /\/node_modules\/better-sqlite3\/lib\/database\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const probe = "require('bindings')('better_sqlite3.node')";
-      if (source.split(probe).length !== 2) throw new Error(`build: ${args.path} no longer has one ${probe} (scripts/build.mjs, sqliteAddon)`);
-      const load = `(() => {
-        try {
-          return require(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
-        } catch (error) {
-          if (error.code !== 'MODULE_NOT_FOUND') throw error;
-          return require('bindings')({ bindings: 'better_sqlite3.node', module_root: path.dirname(require.resolve('better-sqlite3/package.json')) });
-        }
-      })()`;
-      return { contents: source.replace(probe, load), loader: 'js' };
-    });
   },
 };
 const common = {
@@ -292,7 +292,7 @@ try {
       ...common,
       stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: file.replace(/\.cjs$/, '.js') },
       outfile: new URL(file, staging).pathname,
-      plugins: [zodEnglishOnly, lazyHttp2, undiciEdits],
+      plugins: [zodEnglishOnly, lazyHttp2, sourceEdits, lazyAssert],
       banner: { js: `// build ${buildId}` },
     });
   }
@@ -302,7 +302,7 @@ try {
     outfile: new URL('embedded.cjs', staging).pathname,
     // better-sqlite3's files that stay on disk, found at run time.
     external: [...external.filter((name) => name !== 'better-sqlite3'), 'better-sqlite3/package.json', 'better-sqlite3/build/*'],
-    plugins: [lazyFastify, sqliteAddon],
+    plugins: [lazyFastify, sourceEdits],
     banner: { js: `// build ${buildId}` },
   });
   await build({ ...common, entryPoints: [APART['import-package']], outfile: new URL('import-package.cjs', staging).pathname });

@@ -16,15 +16,15 @@ import { withoutServerOwned, type serverOwnedTemplateFields } from './vocabulary
 
 const uniqueStrings = expressedAs(
   z
-  .array(z.string().min(1))
-  .superRefine((items, ctx) => {
-    const seen = new Set<string>();
-    items.forEach((item, index) => {
-      if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate statistic ${item}` });
-      seen.add(item);
-    });
-  })
-  .meta({ uniqueItems: true }),
+    .array(z.string().min(1))
+    .superRefine((items, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((item, index) => {
+        if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate statistic ${item}` });
+        seen.add(item);
+      });
+    })
+    .meta({ uniqueItems: true }),
   { uniqueItems: true },
 );
 

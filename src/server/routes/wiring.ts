@@ -7,29 +7,30 @@ import type { Endpoint, EndpointInput } from './endpoint.js';
 
 /** Parsed queries kept per endpoint: a client polling or paging sends the same few again and again. */
 const MAX_PARSED_QUERIES = 256;
-const parsedQueries = new WeakMap<Endpoint, Map<string, unknown>>();
+type QueryParser = (request: FastifyRequest) => unknown;
 
 /**
- * The endpoint's parsed query for this request: parsed once per distinct query string (the
- * same text always parses the same) and frozen, since every later request with it shares it.
- * A query that fails is not kept: it answers 400 each time.
+ * Parses `schema`'s query once per distinct query string (the same text always parses the
+ * same) and freezes it, since every later request with that text shares it. A query that
+ * fails is not kept: it answers 400 each time.
  */
-function queryOf(endpoint: Endpoint, schema: NonNullable<Endpoint['query']>, request: FastifyRequest): unknown {
-  const at = request.url.indexOf('?');
-  const text = at < 0 ? '' : request.url.slice(at + 1);
-  let known = parsedQueries.get(endpoint);
-  if (!known) parsedQueries.set(endpoint, (known = new Map()));
-  if (known.has(text)) return known.get(text);
-  const query = Object.freeze(parseOr400(schema, request.query, 'Query'));
-  if (known.size >= MAX_PARSED_QUERIES) known.delete(known.keys().next().value!);
-  known.set(text, query);
-  return query;
+function queryParser(schema: NonNullable<Endpoint['query']>): QueryParser {
+  const known = new Map<string, unknown>();
+  return (request) => {
+    const at = request.url.indexOf('?');
+    const text = at < 0 ? '' : request.url.slice(at + 1);
+    if (known.has(text)) return known.get(text);
+    const query = Object.freeze(parseOr400(schema, request.query, 'Query'));
+    if (known.size >= MAX_PARSED_QUERIES) known.delete(known.keys().next().value!);
+    known.set(text, query);
+    return query;
+  };
 }
 
 /** The request's input as its endpoint declares it, each part parsed once (400 on failure). */
-function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput<unknown, unknown> {
+function inputOf(endpoint: Endpoint, request: FastifyRequest, parseQuery: QueryParser | undefined): EndpointInput<unknown, unknown> {
   const params = request.params as { id: string };
-  const query = endpoint.query ? queryOf(endpoint, endpoint.query, request) : undefined;
+  const query = parseQuery?.(request);
   const input = {
     query,
     body: undefined as unknown,
@@ -50,11 +51,12 @@ function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput<unk
 export function wireEndpoints(app: FastifyInstance, endpoints: readonly Endpoint[]): void {
   for (const endpoint of endpoints) {
     const status = endpoint.response?.status ?? 200;
+    const parseQuery = endpoint.query ? queryParser(endpoint.query) : undefined;
     app.route({
       method: endpoint.method,
       url: endpoint.url,
       // A lock another process holds (an admin command) is waited for between attempts.
-      handler: async (request, reply) => sendAnswer(reply, await whileServing(() => endpoint.handler(inputOf(endpoint, request))), status),
+      handler: async (request, reply) => sendAnswer(reply, await whileServing(() => endpoint.handler(inputOf(endpoint, request, parseQuery))), status),
     });
   }
 }
