@@ -158,8 +158,20 @@ const zodEnglishOnly = {
 const llhttpFile = (name) => `require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))`;
 /** The WebAssembly files the edited client-h1.js reads, from the modules that hold them as base64. */
 const LLHTTP_FILES = { 'llhttp_simd.wasm': 'undici/lib/llhttp/llhttp_simd-wasm.js', 'llhttp.wasm': 'undici/lib/llhttp/llhttp-wasm.js' };
+/**
+ * The llhttp constants client-h1.js reads (it names them `constants.X`), as a literal: the
+ * module builds some thirty tables at load, of which it reads two.
+ */
+function llhttpConstants() {
+  const all = require('undici/lib/llhttp/constants.js');
+  const used = [...new Set([...readFileSync(require.resolve('undici/lib/dispatcher/client-h1.js'), 'utf8').matchAll(/\bconstants\.([A-Z][A-Z_]*)/g)].map((match) => match[1]))];
+  const missing = used.filter((name) => !(name in all));
+  if (missing.length > 0) throw new Error(`build: undici's llhttp constants have no ${missing.join(', ')} (scripts/build.mjs, llhttpConstants)`);
+  return `const constants = ${JSON.stringify(Object.fromEntries(used.map((name) => [name, all[name]])))}`;
+}
 const SOURCE_EDITS = {
   'undici/lib/dispatcher/client-h1.js': [
+    ["const constants = require('../llhttp/constants.js')", llhttpConstants()],
     ['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only'), llhttpInstance = lazyllhttp()"],
     ["process.env.JEST_WORKER_ID ? require('../llhttp/llhttp-wasm.js') : undefined", `process.env.JEST_WORKER_ID ? ${llhttpFile('llhttp.wasm')} : undefined`],
     ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
