@@ -10,7 +10,10 @@
 // Peak RSS (VmHWM) comes from separate runs under /usr/bin/time -f %M, so it does not slow the
 // timed ones; `serve`'s is read from /proc when it says it is listening.
 // Targets: network ≤ 1.5× (goal 1.2×), admin ≤ 2×, peak RSS ≤ 60 MB.
-// Run: npm run build && node bench/startup.mjs [pairs] [filter]
+// Run: npm run build && node bench/startup.mjs [pairs] [filter] [--baseline DIR]
+// --baseline DIR also runs each command from another built checkout (say, a `git worktree` of
+// an older commit, after its `npm ci`), right after this one's in every pair, and prints its
+// ratio and the median change: before and after from one run, under the same noise.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +22,15 @@ import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 const main = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
-const runs = Number(process.argv[2] ?? 15);
-const filter = process.argv[3];
+const args = process.argv.slice(2);
+const beforeAt = args.indexOf('--baseline');
+const beforeDir = beforeAt < 0 ? undefined : args.splice(beforeAt, 2)[1];
+if (beforeAt >= 0 && (!beforeDir || !existsSync(join(beforeDir, 'bin', 'reportctl.js')))) {
+  console.error('--baseline needs a built checkout: DIR/bin/reportctl.js');
+  process.exit(2);
+}
+const runs = Number(args[0] ?? 15);
+const filter = args[1];
 const TIME = '/usr/bin/time';
 
 const work = mkdtempSync(join(tmpdir(), 'reportctl-startup-'));
@@ -127,17 +137,32 @@ const spread = (values) => {
   return [sorted[Math.floor(sorted.length / 4)], sorted[Math.floor((3 * sorted.length) / 4)]];
 };
 
+/** The same command run from the --baseline checkout. */
+const before = ([command, args]) => [
+  command,
+  args.map((arg) => (arg === bin ? join(beforeDir, 'bin', 'reportctl.js') : arg === main ? join(beforeDir, 'dist', 'main.cjs') : arg)),
+];
 for (const name of selected) once(commands[name]); // warm the file cache
+if (beforeDir) for (const name of selected) once(before(commands[name]));
 const base = [];
 const ratios = Object.fromEntries(selected.map((name) => [name, []]));
 const walls = Object.fromEntries(selected.map((name) => [name, []]));
+const beforeRatios = Object.fromEntries(selected.map((name) => [name, []]));
+const changes = Object.fromEntries(selected.map((name) => [name, []]));
 for (let i = 0; i < runs; i++) {
   for (const name of selected) {
     const b = once(baseline);
+    // With a baseline, the two builds take turns going first.
+    const earlier = beforeDir && i % 2 === 1 ? once(before(commands[name])) : undefined;
     const ms = once(commands[name]);
+    const then = beforeDir ? (earlier ?? once(before(commands[name]))) : undefined;
     base.push(b);
     walls[name].push(ms);
     ratios[name].push(ms / b);
+    if (then !== undefined) {
+      beforeRatios[name].push(then / b);
+      changes[name].push(ms - then);
+    }
   }
 }
 // serve: spawn to its `listening on` line, paired the same way.
@@ -159,6 +184,7 @@ if (!filter || 'serve'.includes(filter)) {
 const baseMs = median(base);
 const [low, high] = spread(base);
 console.log(`start-up: median of ${runs} pairs, each command right after a \`node -e 0\``);
+if (beforeDir) console.log(`  baseline: ${beforeDir}, each command also run from there in every pair`);
 console.log(`  node -e 0: median ${baseMs.toFixed(1)} ms (interquartile ${low.toFixed(1)}–${high.toFixed(1)} ms: the noise)`);
 console.log(`  ${'command'.padEnd(30)} ${'wall'.padStart(8)}  ${'× node'.padStart(6)}  ${'ratio IQR'.padStart(11)}  ${'peak RSS'.padStart(8)}  verdict`);
 let pass = true;
@@ -169,8 +195,14 @@ const line = (name, wall, values, rss, target, rssLimit) => {
   const verdict = target === undefined ? '' : ratio <= (target === 1.5 ? 1.2 : target) ? 'goal met' : ratio <= target ? 'target met' : 'OVER TARGET';
   if ((target !== undefined && ratio > target) || overRss) pass = false;
   console.log(
-    `  ${name.padEnd(30)} ${`${wall.toFixed(1)} ms`.padStart(8)}  ${`${ratio.toFixed(2)}×`.padStart(6)}  ${`${q1.toFixed(2)}–${q3.toFixed(2)}`.padStart(11)}  ${Number.isNaN(rss) ? '     n/a' : `${rss.toFixed(0)} MB`.padStart(8)}  ${verdict}${overRss ? ` RSS OVER ${rssLimit} MB` : ''}`,
+    `  ${name.padEnd(30)} ${`${wall.toFixed(1)} ms`.padStart(8)}  ${`${ratio.toFixed(2)}×`.padStart(6)}  ${`${q1.toFixed(2)}–${q3.toFixed(2)}`.padStart(11)}  ${Number.isNaN(rss) ? '     n/a' : `${rss.toFixed(0)} MB`.padStart(8)}  ${verdict}${overRss ? ` RSS OVER ${rssLimit} MB` : ''}${compared(name)}`,
   );
+};
+/** With --baseline: that build's ratio, and the median of this build's time minus its, pair by pair. */
+const compared = (name) => {
+  if (!beforeDir || !changes[name]?.length) return '';
+  const change = median(changes[name]);
+  return `  (baseline ${median(beforeRatios[name]).toFixed(2)}×, ${change > 0 ? '+' : ''}${change.toFixed(1)} ms)`;
 };
 for (const name of selected) {
   const target = name.includes('no code cache') ? undefined : (targets[name] ?? 1.5);
