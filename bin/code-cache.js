@@ -51,9 +51,10 @@ function compile(file, parent, kind) {
       const temporary = `${cacheFile}.${process.pid}`;
       try {
         // V8 stamps a cache with its flags, and takes it only under the same. A file is
-        // compiled under the defaults, but the bundle turns WebAssembly tier-up off before
-        // undici's first HTTP parser (scripts/build.mjs): back to the defaults to write.
-        require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
+        // compiled under the defaults, but the bundle turns WebAssembly tier-up and lazy
+        // compilation off before undici's first HTTP parser (scripts/build.mjs): back to the
+        // defaults to write.
+        require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation');
         fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build[1]}\n`, 'latin1'), script.createCachedData()]));
         fs.renameSync(temporary, cacheFile);
       } catch (error) {

@@ -138,7 +138,10 @@ const zodEnglishOnly = {
  * silently undoing the edit):
  * - undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
  *   some 100 ms of CPU and 35 MB of memory never recouped. So the first parser is compiled
- *   with Liftoff only. The flag is set there, after undici's builtins are loaded: a builtin
+ *   with Liftoff only, and all at once (--no-wasm-lazy-compilation): V8 then compiles its
+ *   functions on a second thread as well, where lazily the first answer's parse would compile
+ *   them one by one on the main thread (2-5 ms less per network command, paired runs of
+ *   bench/startup.mjs --baseline). The flags are set there, after undici's builtins are loaded: a builtin
  *   loaded after a flag change loses Node's own code cache (three times the cost), and the
  *   vendor file's cache was made under the defaults it is compiled under (bin/code-cache.js).
  * - its parsers are WebAssembly modules held in its source as base64 (two of 96 KB): read as
@@ -172,7 +175,7 @@ function llhttpConstants() {
 const SOURCE_EDITS = {
   'undici/lib/dispatcher/client-h1.js': [
     ["const constants = require('../llhttp/constants.js')", llhttpConstants()],
-    ['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only'), llhttpInstance = lazyllhttp()"],
+    ['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only --no-wasm-lazy-compilation'), llhttpInstance = lazyllhttp()"],
     ["process.env.JEST_WORKER_ID ? require('../llhttp/llhttp-wasm.js') : undefined", `process.env.JEST_WORKER_ID ? ${llhttpFile('llhttp.wasm')} : undefined`],
     ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
     ["new WebAssembly.Module(llhttpWasmData || require('../llhttp/llhttp-wasm.js'))", `new WebAssembly.Module(llhttpWasmData || ${llhttpFile('llhttp.wasm')})`],
