@@ -93,7 +93,8 @@ describe('V8 code cache of dist/main.cjs', () => {
     ['vendor-zod.cjs', 'vendor-zod.cjs.cache'],
     ['checks.cjs', 'checks.cjs.cache'],
     ['embedded.cjs', 'embedded.cjs.cache'],
-  ])('and one for dist/%s (client commands, client packages, generated checks, service) in %s, of the same build', (file, cacheFile) => {
+    ['vendor-fastify.cjs', 'vendor-fastify.cjs.cache'],
+  ])('and one for dist/%s (client commands, client packages, generated checks, service, its HTTP framework) in %s, of the same build', (file, cacheFile) => {
     const other = readFileSync(join(ROOT, 'dist', file), 'utf8');
     const otherCache = readFileSync(join(ROOT, 'dist', cacheFile));
     expect(idOf(other)).toBe(idOf(source));
