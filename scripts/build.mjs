@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire, isBuiltin } from 'node:module';
@@ -32,15 +32,14 @@ const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(nam
 const staging = new URL(`../.dist-${process.pid}/`, import.meta.url);
 rmSync(staging, { recursive: true, force: true });
 /**
- * Files of their own, beside the CLI's: the embedded service (src/embedded.ts), the client's
- * generated checks (src/client/generated/checks.js, a fifth of the CLI's size, which offline
- * commands would read for nothing), and the one import() of ESM-only packages
- * (src/cli/import-package.ts; see there why).
+ * Files of their own, beside the CLI's: the embedded service (src/embedded.ts) and the one
+ * import() of ESM-only packages (src/cli/import-package.ts; see there why). The client's
+ * generated checks are files apart too, one per check (see checkFiles).
  */
-const APART = { embedded: 'src/embedded.ts', checks: 'src/client/generated/checks.js', 'import-package': 'src/cli/import-package.ts' };
+const APART = { embedded: 'src/embedded.ts', 'import-package': 'src/cli/import-package.ts' };
 const apart = Object.keys(APART);
 /** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
-const cached = new Set(['embedded', 'checks']);
+const cached = new Set(['embedded']);
 /** The functions each file apart that is not cached exports (each called through a stand-in). */
 const APART_EXPORTS = { 'import-package': ['importPackage'] };
 /** A module of the CLI's bundle that stands for `file` in dist/, loaded through bin/code-cache.js. */
@@ -65,6 +64,28 @@ const keepApart = {
       return { contents: standIns(`require('./${args.path}.cjs')`, names).join('\n'), loader: 'js' };
     });
     pluginBuild.onResolve({ filter: /^\.\/[\w-]+\.cjs$/ }, (args) => (args.namespace === 'required' ? { path: args.path, external: true } : undefined));
+  },
+};
+/** The generated checks (src/client/generated/checks/), by name. */
+const CHECKS = readdirSync(new URL('../src/client/generated/checks/', import.meta.url))
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => file.slice(0, -3));
+/**
+ * Each generated check is a file of its own, dist/checks-<name>.cjs with its code cache, read
+ * on the first use of its binding in the checks' index, which the client makes before the
+ * request that needs it (ResponseShape.load): `templates get` reads the template's check, some
+ * 30 KB, not all twelve (160 KB), and offline commands none.
+ */
+const checkFiles = {
+  name: 'check-files',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/checks\/\w+\.js$/ }, (args) =>
+      args.importer.endsWith('/src/client/generated/checks.js') ? { path: /(\w+)\.js$/.exec(args.path)[1], namespace: 'check-file' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'check-file' }, (args) => ({
+      contents: `let check;\nObject.defineProperty(exports, ${JSON.stringify(args.path)}, { enumerable: true, get: () => (check ??= ${compiledFrom(`checks-${args.path}.cjs`)}.${args.path}) });`,
+      loader: 'js',
+    }));
   },
 };
 /**
@@ -308,7 +329,7 @@ try {
     ...common,
     entryPoints: ['src/main.ts'],
     outfile: new URL('main.cjs', staging).pathname,
-    plugins: [keepApart, lazyBuiltins, vendor],
+    plugins: [keepApart, checkFiles, lazyBuiltins, vendor],
     banner: { js: `// build ${buildId}` },
     // import() of a CommonJS file becomes require(): from a code-cached script, import() fails.
     supported: { 'dynamic-import': false },
@@ -348,7 +369,9 @@ try {
     banner: { js: `// build ${buildId}` },
   });
   await build({ ...common, entryPoints: [APART['import-package']], outfile: new URL('import-package.cjs', staging).pathname });
-  await build({ ...common, entryPoints: [APART.checks], outfile: new URL('checks.cjs', staging).pathname, banner: { js: `// build ${buildId}` } });
+  for (const name of CHECKS) {
+    await build({ ...common, entryPoints: [`src/client/generated/checks/${name}.js`], outfile: new URL(`checks-${name}.cjs`, staging).pathname, banner: { js: `// build ${buildId}` } });
+  }
   for (const [file, module] of Object.entries(LLHTTP_FILES)) writeFileSync(new URL(file, staging), require(module));
   await buildDashboard(new URL('dashboard/', staging));
 } catch (error) {
@@ -380,7 +403,7 @@ const sparseTemplate = { id: 'build', userId: 'build', name: 'build', analysisTy
 const fullTemplate = { ...sparseTemplate, layouts: { portrait: { elements: [] } }, paperSize: 'a4', mapResolution: 300, margins: { top: 10, right: 10, bottom: 10, left: 10 } };
 let page = { total: 1, page: 1, limit: 20, data: [fullTemplate] };
 // The client's cache is of the path without zod: a page its check refuses would put zod's in.
-const { templatePage } = await import('../src/client/generated/checks.js');
+const templatePage = (await import('../src/client/generated/checks.js')).templatePage();
 if (!templatePage(page) || templatePage({ ...page, data: [sparseTemplate] })) {
   throw new Error('build: the stand-in pages no longer pass (first) and fail (second) the generated check; update them in scripts/build.mjs');
 }
@@ -392,16 +415,25 @@ await new Promise((resolve) => standIn.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'reportctl-build-'));
 try {
   const list = ['templates', 'list', '--base-url', `http://127.0.0.1:${standIn.address().port}`, '--api-key', 'rctl_build'];
-  await warmCodeCache(['main.cjs', 'checks.cjs', ...VENDORED.filter((name) => name !== 'zod').map((name) => `vendor-${name}.cjs`)].join(','), list, { REPORTCTL_CONFIG_DIR: configDir });
+  await warmCodeCache(['main.cjs', 'checks-templatePage.cjs', ...VENDORED.filter((name) => name !== 'zod').map((name) => `vendor-${name}.cjs`)].join(','), list, { REPORTCTL_CONFIG_DIR: configDir });
   page = { total: 1, page: 1, limit: 20, data: [sparseTemplate] };
   await warmCodeCache('vendor-zod.cjs', list, { REPORTCTL_CONFIG_DIR: configDir });
 } finally {
   standIn.close();
   rmSync(configDir, { recursive: true, force: true });
 }
+// The other checks' caches, each from one call of its check (V8 compiles a function whole on
+// its first call): the template's with a template, the rest with anything.
+const samples = { template: fullTemplate };
+const others = CHECKS.filter((name) => name !== 'templatePage');
+await warmCodeCache(others.map((name) => `checks-${name}.cjs`).join(','), [JSON.stringify(samples), ...others], {}, {
+  script: `const { loadCompiled } = require(${JSON.stringify(fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)))});
+const [samples, ...names] = process.argv.slice(1);
+for (const name of names) loadCompiled(require('node:path').join(${JSON.stringify(fileURLToPath(new URL('../dist/', import.meta.url)))}, 'checks-' + name + '.cjs'))[name](JSON.parse(samples)[name] ?? {});`,
+});
 
-async function warmCodeCache(file, args, env = {}, { stopWhenListening = false } = {}) {
-  const child = spawn(process.execPath, [reportctl, ...args], {
+async function warmCodeCache(file, args, env = {}, { stopWhenListening = false, script } = {}) {
+  const child = spawn(process.execPath, script === undefined ? [reportctl, ...args] : ['-e', script, ...args], {
     env: { ...process.env, ...env, REPORTCTL_WRITE_CODE_CACHE: file },
     stdio: ['ignore', stopWhenListening ? 'pipe' : 'ignore', 'pipe'],
   });

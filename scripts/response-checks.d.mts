@@ -2,11 +2,14 @@ import type { z } from 'zod';
 
 export declare const OUT_JS: string;
 export declare const OUT_DTS: string;
-/** The checks of `contract.checkedSchemas` as ajv's standalone module; throws on what JSON Schema cannot say. */
-export declare function checksModule(contract: {
+export declare const OUT_DIR: string;
+/** The checks of `contract.checkedSchemas`, each as ajv's standalone module by name; throws on what JSON Schema cannot say. */
+export declare function checkModules(contract: {
   z: typeof z;
   checkedSchemas: Record<string, z.ZodType>;
   expressedBy: z.core.$ZodRegistry<{ keywords: Record<string, unknown> }>;
-}): string;
-/** The committed files' text, made from src/contract/checked.ts. */
-export declare function generateResponseChecks(): Promise<{ js: string; dts: string }>;
+}): Record<string, string>;
+/** Every generated file's text by path, made from src/contract/checked.ts. */
+export declare function generateResponseChecks(): Promise<Record<string, string>>;
+/** Files in the checks' folder that the generator no longer makes. */
+export declare function leftOver(files: Record<string, string>): string[];

@@ -6,7 +6,7 @@ import { templateBodySchema, templateSchema } from './template.js';
 
 /**
  * Every schema the client reads a body with, by the name of its generated check
- * (src/client/generated/checks.js, made from this list by `npm run response-checks`).
+ * (src/client/generated/checks/<name>.js, made from this list by `npm run response-checks`).
  */
 export const checkedSchemas = {
   template: templateSchema,

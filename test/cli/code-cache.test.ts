@@ -91,7 +91,9 @@ describe('V8 code cache of dist/main.cjs', () => {
     ['main.cjs', 'main.cjs.client.cache'],
     ['vendor-undici.cjs', 'vendor-undici.cjs.cache'],
     ['vendor-zod.cjs', 'vendor-zod.cjs.cache'],
-    ['checks.cjs', 'checks.cjs.cache'],
+    ['checks-templatePage.cjs', 'checks-templatePage.cjs.cache'],
+    ['checks-template.cjs', 'checks-template.cjs.cache'],
+    ['checks-queueRunPage.cjs', 'checks-queueRunPage.cjs.cache'],
     ['embedded.cjs', 'embedded.cjs.cache'],
     ['vendor-fastify.cjs', 'vendor-fastify.cjs.cache'],
   ])('and one for dist/%s (client commands, client packages, generated checks, service, its HTTP framework) in %s, of the same build', (file, cacheFile) => {

@@ -73,7 +73,7 @@ describe('heavy modules load lazily', () => {
       // commander's own require, from inside dist/main.cjs: the hook sees what the CLI loads
       // (the bin compiles that file itself, from V8's code cache, so the file is not listed).
       expect(loaded.some((url) => url.endsWith('node:events'))).toBe(true);
-      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs') || url.includes('/dist/vendor-') || url.includes('/dist/checks.cjs'))).toEqual([]);
+      expect(loaded.filter((url) => url.includes('/dist/embedded.cjs') || url.includes('/dist/vendor-') || url.includes('/dist/checks-'))).toEqual([]);
       for (const name of HEAVY) {
         expect(loaded.filter((url) => url.includes(`/node_modules/${name}`)), name).toEqual([]);
       }
@@ -138,13 +138,14 @@ describe('network commands load their packages from the bundle', () => {
   // Everything the client path needs is in dist/ (scripts/build.mjs): a file read from
   // node_modules at run time is a package the bundle should hold, or one it lost.
   it.each([
-    [['templates', 'list']],
-    [['templates', 'get', 'TEMPLATE']],
-    [['templates', 'create', '--file', 'FILE']],
-    [['catalogs', 'report-types']],
-    [['queue-runs', 'list']],
-    [['queue-runs', 'watch', 'RUN']],
-  ])('reportctl %j reads no file from node_modules', (args) => {
+    [['templates', 'list'], ['templatePage']],
+    [['templates', 'get', 'TEMPLATE'], ['template']],
+    // The document checked before it is sent, then the answer.
+    [['templates', 'create', '--file', 'FILE'], ['templateBody', 'template']],
+    [['catalogs', 'report-types'], ['reportTypesCatalog']],
+    [['queue-runs', 'list'], ['queueRunPage']],
+    [['queue-runs', 'watch', 'RUN'], ['queueRunPage']],
+  ])('reportctl %j reads no file from node_modules', (args, checks) => {
     const named = { TEMPLATE: ids.template, RUN: ids.run, FILE: ids.file } as Record<string, string>;
     const loaded = requiresBy(
       args.map((word) => named[word] ?? word),
@@ -153,7 +154,8 @@ describe('network commands load their packages from the bundle', () => {
     // Not vacuous: the bundle's undici file ran, and asked for the builtins undici needs.
     expect(loaded.some(([url]) => url.endsWith('/dist/vendor-undici.cjs'))).toBe(true);
     expect(loaded.some(([url, from]) => url.endsWith('node:net') && from.endsWith('/dist/vendor-undici.cjs'))).toBe(true);
-    expect(loaded.some(([url]) => url.endsWith('/dist/checks.cjs'))).toBe(true);
+    // The generated checks the command reads with, and not the others.
+    expect(loaded.filter(([url]) => url.includes('/dist/checks-')).map(([url]) => /checks-(\w+)\.cjs$/.exec(url)?.[1])).toEqual(checks);
     expect(loaded.filter(([url, from]) => url.includes('/node_modules/') || from.includes('/node_modules/'))).toEqual([]);
     // Builtins undici loads for what a client never meets, on first use only (scripts/build.mjs):
     // HTTP/2 (the service speaks HTTP/1), node:http (for a constant and a class check) and

@@ -1,13 +1,13 @@
-// The generated response checks (src/client/generated/checks.js) against zod, their oracle:
+// The generated response checks (src/client/generated/checks/, one module each) against zod, their oracle:
 // fresh, refused where JSON Schema cannot say what zod checks, never looser than their schema
 // on bodies derived from the service's own answers, and passing those answers (so the client
 // takes its fast path on them).
 import fc from 'fast-check';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checksModule, generateResponseChecks, OUT_DTS, OUT_JS } from '../../scripts/response-checks.mjs';
+import { checkModules, generateResponseChecks, leftOver, OUT_DIR, OUT_JS } from '../../scripts/response-checks.mjs';
 import { shapes } from '../../src/client/shapes.js';
 import { checkedSchemas, type CheckName } from '../../src/contract/checked.js';
 import { expressedAs, expressedBy } from '../../src/contract/json-checks.js';
@@ -15,19 +15,22 @@ import { startInProcessService, type InProcessService } from '../helpers/in-proc
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 
 describe('the committed checks', () => {
-  it('are what the generator makes from the contract now', async () => {
-    const { js, dts } = await generateResponseChecks();
-    expect(readFileSync(OUT_JS, 'utf8'), 'stale: run npm run response-checks').toBe(js);
-    expect(readFileSync(OUT_DTS, 'utf8'), 'stale: run npm run response-checks').toBe(dts);
+  it('are what the generator makes from the contract now, and nothing else', async () => {
+    const files = await generateResponseChecks();
+    for (const [file, text] of Object.entries(files)) expect(readFileSync(file, 'utf8'), `${file} is stale: run npm run response-checks`).toBe(text);
+    expect(leftOver(files), 'no check makes these any more: run npm run response-checks').toEqual([]);
   });
 
-  it('load nothing at run time', () => {
-    expect(readFileSync(OUT_JS, 'utf8')).not.toMatch(/\brequire\s*\(|^\s*import\b/m);
+  it('load nothing at run time, and the index only the checks', () => {
+    for (const file of readdirSync(OUT_DIR)) expect(readFileSync(join(OUT_DIR, file), 'utf8'), file).not.toMatch(/\brequire\s*\(|^\s*import\b/m);
+    const imports = readFileSync(OUT_JS, 'utf8').match(/^import .*$/gm) ?? [];
+    expect(imports.length).toBe(readdirSync(OUT_DIR).length);
+    for (const line of imports) expect(line).toMatch(/^import \{ \w+ as \w+ \} from '\.\/checks\/\w+\.js';$/);
   });
 });
 
 describe('the generator refuses what JSON Schema cannot say', () => {
-  const generate = (schema: z.ZodType) => () => checksModule({ z, checkedSchemas: { body: schema }, expressedBy });
+  const generate = (schema: z.ZodType) => () => checkModules({ z, checkedSchemas: { body: schema }, expressedBy }).body;
 
   it.each([
     ['an undeclared refine', z.object({ name: z.string().refine((name) => name !== 'x') }), /refinement JSON Schema does not express; declare its keywords with expressedAs/],
