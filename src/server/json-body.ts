@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ValidationIssue } from '../contract/index.js';
+import type { IncomingMessage } from 'node:http';
 import { validationFailed } from './errors.js';
 
 /**
@@ -14,6 +15,7 @@ const MAX_VALUE_ISSUES = 20;
 /**
  * The one way bodies are read: JSON only, UTF-8 only, bounded nesting, no poisoned prototypes,
  * and no value that JSON.parse accepts but that would come back changed (see refusedValues).
+ * A body answered without being read is read before the answer goes (drainUnread).
  */
 export function registerJsonBody(app: FastifyInstance): void {
   // Only JSON bodies: text/plain would otherwise be accepted as a string.
@@ -24,6 +26,10 @@ export function registerJsonBody(app: FastifyInstance): void {
   // deep enough to overflow the stack when the document is serialised again.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    await drainUnread(request.raw);
+    return payload;
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     let text: string;
@@ -45,6 +51,36 @@ export function registerJsonBody(app: FastifyInstance): void {
       const issues = refusedValues(value);
       done(issues.length > 0 ? validationFailed(issues) : null, issues.length > 0 ? undefined : value);
     });
+  });
+}
+
+/** The most of an unread body that is read before an answer, and how long that may take. */
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+const DRAIN_MAX_MS = 2_000;
+
+/**
+ * A body the service answers without reading (a 415 for its media type, a 413 for its length,
+ * a 401 before it) is read to its end first, within bounds. Answered at once, the connection
+ * closes while the client is still sending, and the reset that follows can take the answer
+ * with it before the client reads it.
+ */
+function drainUnread(raw: IncomingMessage): Promise<void> | undefined {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return undefined;
+  if (Number(raw.headers['content-length']) > DRAIN_MAX_BYTES) return undefined;
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', count).off('end', done).off('error', done).off('close', done);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MAX_MS);
+    raw.on('data', count).once('end', done).once('error', done).once('close', done);
+    raw.resume();
   });
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { api, startServe, type IssuedKey, type TestServer } from '../helpers/server.js';
 import {
   createTemplate,
@@ -354,6 +355,34 @@ describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
     );
     // The template was not changed by the refused PUT.
     expect((await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: owner.apiKey })).body).toEqual(doc);
+  });
+
+  it.each([
+    ['a media type it does not take', 'application/x-www-form-urlencoded', () => owner.apiKey, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a Content-Type that is not one media type', 'application/json, text/plain', () => owner.apiKey, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['an unknown key (refused before the body)', 'application/json', () => 'rctl_unknown', 401, 'API_KEY_INVALID'],
+  ])('a body refused for %s is read to its end first, so a client still sending it gets the answer, not a reset', async (_what, contentType, key, status, code) => {
+    const body = Buffer.from(`{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    const url = new URL(server.url);
+    const socket = connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve, reject) => {
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await new Promise<void>((resolve) => socket.on('connect', resolve));
+    const head = `POST /api/v2/templates HTTP/1.1\r\nHost: ${url.host}\r\napiKey: ${key()}\r\ncontent-type: ${contentType}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+    socket.write(head);
+    socket.write(body.subarray(0, body.length / 2));
+    // Half the body sent: the service waits for the rest instead of answering and closing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(Buffer.concat(received).length).toBe(0);
+    socket.end(body.subarray(body.length / 2));
+    await closed;
+    const answer = Buffer.concat(received).toString('utf8');
+    expect(answer.startsWith(`HTTP/1.1 ${status} `), answer.slice(0, 200)).toBe(true);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: code });
   });
 
   it('application/json with a charset is JSON', async () => {
