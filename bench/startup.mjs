@@ -147,8 +147,8 @@ if (beforeDir) for (const name of selected) once(before(commands[name]));
 const base = [];
 const ratios = Object.fromEntries(selected.map((name) => [name, []]));
 const walls = Object.fromEntries(selected.map((name) => [name, []]));
-const beforeRatios = Object.fromEntries(selected.map((name) => [name, []]));
-const changes = Object.fromEntries(selected.map((name) => [name, []]));
+const beforeRatios = Object.fromEntries([...selected, 'serve'].map((name) => [name, []]));
+const changes = Object.fromEntries([...selected, 'serve'].map((name) => [name, []]));
 for (let i = 0; i < runs; i++) {
   for (const name of selected) {
     const b = once(baseline);
@@ -181,8 +181,8 @@ if (!filter || 'serve'.includes(filter)) {
     if (beforeDir) {
       const then = await startServe(['--db', ':memory:'], join(beforeDir, 'bin', 'reportctl.js'));
       then.child.kill('SIGKILL');
-      beforeRatios.serve = [...(beforeRatios.serve ?? []), then.ms / b];
-      changes.serve = [...(changes.serve ?? []), started.ms - then.ms];
+      beforeRatios.serve.push(then.ms / b);
+      changes.serve.push(started.ms - then.ms);
     }
   }
 }
@@ -206,7 +206,7 @@ const line = (name, wall, values, rss, target, rssLimit, key = name) => {
 };
 /** With --baseline: that build's ratio, and the median of this build's time minus its, pair by pair. */
 const compared = (name) => {
-  if (!beforeDir || !changes[name]?.length) return '';
+  if (!beforeDir || !changes[name].length) return '';
   const change = median(changes[name]);
   return `  (baseline ${median(beforeRatios[name]).toFixed(2)}×, ${change > 0 ? '+' : ''}${change.toFixed(1)} ms)`;
 };

@@ -230,8 +230,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const stale = Object.entries(files).filter(([file, text]) => !existsSync(file) || readFileSync(file, 'utf8') !== text);
     for (const [file] of stale) console.error(`${file} is stale: run npm run response-checks`);
-    for (const file of leftOver(files)) console.error(`${file} is no check's any more: run npm run response-checks`);
-    process.exitCode = stale.length > 0 || leftOver(files).length > 0 ? 1 : 0;
+    const left = leftOver(files);
+    for (const file of left) console.error(`${file} is no check's any more: run npm run response-checks`);
+    process.exitCode = stale.length > 0 || left.length > 0 ? 1 : 0;
   } else {
     mkdirSync(OUT_DIR, { recursive: true });
     for (const file of leftOver(files)) rmSync(file);
