@@ -15,13 +15,12 @@
 // an older commit, after its `npm ci`), right after this one's in every pair, and prints its
 // ratio and the median change: before and after from one run, under the same noise.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
-const main = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
 const args = process.argv.slice(2);
 const beforeAt = args.indexOf('--baseline');
 const beforeDir = beforeAt < 0 ? undefined : args.splice(beforeAt, 2)[1];
@@ -91,13 +90,24 @@ const templateFile = join(work, 'template.json');
 writeFileSync(templateFile, JSON.stringify({ ...presets.data[0].seedPayload, name: 'bench' }));
 const templateId = JSON.parse(must(['templates', 'create', '--file', templateFile, '--json'], { env })).id;
 
+/** A copy of the checkout at `root` with no V8 code cache: what the build's caches save. */
+function withoutCaches(root, name) {
+  const copy = join(work, name);
+  cpSync(join(root, 'bin'), join(copy, 'bin'), { recursive: true });
+  cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true, filter: (file) => !file.endsWith('.cache') });
+  cpSync(join(root, 'package.json'), join(copy, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+  return join(copy, 'bin', 'reportctl.js');
+}
+const uncached = withoutCaches(dirname(dirname(bin)), 'uncached');
+const uncachedBefore = beforeDir && withoutCaches(beforeDir, 'uncached-baseline');
+
 const node = (...args) => [process.execPath, args];
 const reportctl = (...args) => [process.execPath, [bin, ...args]];
 const commands = {
   'formula check': reportctl('formula', 'check', 'NIR/(R+eps)'),
   '--help': reportctl('--help'),
-  // The same file required plainly, without the bin's V8 code cache: what the cache saves.
-  'formula check, no code cache': node(main, 'formula', 'check', 'NIR/(R+eps)'),
+  'formula check, no code cache': node(uncached, 'formula', 'check', 'NIR/(R+eps)'),
   'templates list': reportctl('templates', 'list'),
   'templates get': reportctl('templates', 'get', templateId),
   'templates create': reportctl('templates', 'create', '--file', templateFile),
@@ -140,7 +150,7 @@ const spread = (values) => {
 /** The same command run from the --baseline checkout. */
 const before = ([command, args]) => [
   command,
-  args.map((arg) => (arg === bin ? join(beforeDir, 'bin', 'reportctl.js') : arg === main ? join(beforeDir, 'dist', 'main.cjs') : arg)),
+  args.map((arg) => (arg === bin ? join(beforeDir, 'bin', 'reportctl.js') : arg === uncached ? uncachedBefore : arg)),
 ];
 for (const name of selected) once(commands[name]); // warm the file cache
 if (beforeDir) for (const name of selected) once(before(commands[name]));

@@ -1,15 +1,19 @@
 // Loads one of the build's CommonJS files (dist/main.cjs, dist/vendor-*.cjs) compiled from the
 // V8 code cache the build leaves beside it (`<file>.cache`). Most of a short command's
-// start-up is V8 compiling those files. A cache is used only when it names this very build
-// (the file's first line is `// build <id>`, the cache's too); V8 itself refuses one made by
-// another Node version. Without a usable cache this is a plain require.
+// start-up is V8 compiling those files. Each is one function expression, the module wrapper
+// Node's loader would add (its first line ends `// build <id>`), so V8 compiles the text as it
+// was read instead of a copy joined to a wrapper: for dist/main.cjs and undici's file that
+// is some 400 KB less to allocate and collect at every start. A cache is used only when it
+// names this very build (the cache's first line is the same id); V8 itself refuses one made by
+// another Node version. Without a usable cache the file is compiled from its text alone.
 //
 // Set by scripts/build.mjs only: REPORTCTL_WRITE_CODE_CACHE names the files (by base name) to
 // compile without a cache and to write a cache for at exit, after a run that used them.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const Module = require('node:module');
+// The loader's own class: require('node:module') would also load the ES module loader.
+const Module = module.constructor;
 
 const writing = new Set((process.env.REPORTCTL_WRITE_CODE_CACHE ?? '').split(',').filter(Boolean));
 
@@ -22,6 +26,8 @@ function readOrNull(file, encoding) {
 }
 
 const loadedFiles = new Map();
+/** The first line of a wrapped file of the build (scripts/build.mjs), with the build's id. */
+const BUILD_LINE = /^\(function \(exports, require, module, __filename, __dirname\) \{ \/\/ build ([0-9a-f]{16})\n/;
 
 /**
  * The exports of `file`, from its code cache where that is this build's; once per process.
@@ -36,13 +42,14 @@ function compile(file, parent, kind) {
   const cacheFile = kind ? `${file}.${kind}.cache` : `${file}.cache`;
   const write = writing.has(path.basename(file));
   const source = readOrNull(file, 'utf8');
-  const build = source === null ? null : /^\/\/ build ([0-9a-f]{16})\n/.exec(source);
-  const cache = build === null || write ? null : readOrNull(cacheFile);
+  const build = source === null ? null : BUILD_LINE.exec(source);
+  // Not one of the build's wrapped files (or none at all): Node's loader says what is wrong.
+  if (build === null) return require(file);
+  const cache = write ? null : readOrNull(cacheFile);
   const cached = cache !== null && cache.length > 17 && cache.toString('latin1', 0, 17) === `${build[1]}\n`;
-  if (build === null || (!write && !cached)) return require(file);
 
   const vm = require('node:vm');
-  const script = new vm.Script(Module.wrap(source), {
+  const script = new vm.Script(source, {
     filename: file,
     ...(cached ? { cachedData: cache.subarray(17) } : {}),
   });

@@ -3,18 +3,16 @@
 // compiled from the build's V8 code cache where there is one (see code-cache.js).
 //
 // On Node 24 and later, Node's own compile cache (module.enableCompileCache, on disk) also
-// serves what its module loader compiles: the packages a command loads on demand, and
-// dist/main.cjs on a plain require. Measured (bench/startup.mjs, and instruction counts), it
+// serves what its module loader compiles: the packages a command loads on demand. Measured (bench/startup.mjs, and instruction counts), it
 // makes `doctor` cheaper on Node 24 but dearer on Node 22, which is why 22 goes without;
 // Node 20 has none. For dist/main.cjs and dist/vendor-*.cjs the build's cache stays on every
 // version: made after a real run, it holds more compiled code than Node's and starts faster.
 'use strict';
 const path = require('node:path');
-const Module = require('node:module');
 const { loadCompiled } = require('./code-cache.js');
 
 // Off, and silent, where NODE_DISABLE_COMPILE_CACHE is set or its folder cannot be written.
-if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.split('.')[0]) >= 24) Module.enableCompileCache?.();
+if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.split('.')[0]) >= 24) require('node:module').enableCompileCache?.();
 
 // The CLI's cache comes in two kinds: one made by `formula check`, for the offline commands, and
 // one by `templates list`, which also holds the client's code (the first would leave it to be

@@ -325,12 +325,18 @@ const common = {
 try {
   // The id ties dist/main.cjs.cache to this build (see bin/reportctl.js).
   const buildId = randomBytes(8).toString('hex');
+  // Each file V8 compiles from a cache (bin/code-cache.js) is one function expression, the
+  // wrapper Node's loader would add: compiled as it is read, with no second copy of the text.
+  const compiledWhole = {
+    banner: { js: `(function (exports, require, module, __filename, __dirname) { // build ${buildId}` },
+    footer: { js: '})' },
+  };
   const cli = await build({
     ...common,
     entryPoints: ['src/main.ts'],
     outfile: new URL('main.cjs', staging).pathname,
     plugins: [keepApart, checkFiles, lazyBuiltins, vendor],
-    banner: { js: `// build ${buildId}` },
+    ...compiledWhole,
     // import() of a CommonJS file becomes require(): from a code-cached script, import() fails.
     supported: { 'dynamic-import': false },
     metafile: true,
@@ -349,7 +355,7 @@ try {
       stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: file.replace(/\.cjs$/, '.js') },
       outfile: new URL(file, staging).pathname,
       plugins: [zodEnglishOnly, lazyHttp2, sourceEdits, lazyAssert],
-      banner: { js: `// build ${buildId}` },
+      ...compiledWhole,
     });
   }
   await build({
@@ -359,18 +365,18 @@ try {
     // better-sqlite3's files that stay on disk, found at run time.
     external: [...external.filter((name) => name !== 'better-sqlite3'), 'better-sqlite3/package.json', 'better-sqlite3/build/*'],
     plugins: [lazyFastify, sourceEdits, zodEnglishOnly],
-    banner: { js: `// build ${buildId}` },
+    ...compiledWhole,
   });
   await build({
     ...common,
     stdin: { contents: "module.exports = require('fastify');", resolveDir: '.', sourcefile: 'vendor-fastify.js' },
     outfile: new URL('vendor-fastify.cjs', staging).pathname,
     external: external.filter((name) => name !== 'fastify'),
-    banner: { js: `// build ${buildId}` },
+    ...compiledWhole,
   });
   await build({ ...common, entryPoints: [APART['import-package']], outfile: new URL('import-package.cjs', staging).pathname });
   for (const name of CHECKS) {
-    await build({ ...common, entryPoints: [`src/client/generated/checks/${name}.js`], outfile: new URL(`checks-${name}.cjs`, staging).pathname, banner: { js: `// build ${buildId}` } });
+    await build({ ...common, entryPoints: [`src/client/generated/checks/${name}.js`], outfile: new URL(`checks-${name}.cjs`, staging).pathname, ...compiledWhole });
   }
   for (const [file, module] of Object.entries(LLHTTP_FILES)) writeFileSync(new URL(file, staging), require(module));
   await buildDashboard(new URL('dashboard/', staging));

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { serviceOpenApiDocument } = createRequire(import.meta.url)('../dist/embedded.cjs');
+// The build's files are wrapped for bin/code-cache.js, which is what loads them.
+const { loadCompiled } = createRequire(import.meta.url)('../bin/code-cache.js');
+const { serviceOpenApiDocument } = loadCompiled(join(root, 'dist', 'embedded.cjs'));
 const dir = mkdtempSync(join(tmpdir(), 'reportctl-openapi-'));
 const file = join(dir, 'openapi.json');
 writeFileSync(file, `${JSON.stringify(serviceOpenApiDocument(), null, 2)}\n`);

@@ -9,7 +9,8 @@ import { tempDir } from '../helpers/server.js';
 /**
  * bin/reportctl.js compiles dist/main.cjs from V8's code cache that the build leaves beside
  * it, but only a cache of that very build. Each case runs a copy of the installed package with
- * the cache intact, missing, stale or damaged, against the same commands run without the bin.
+ * the cache intact, missing, stale or damaged, against the same commands run from a copy with
+ * no cache at all (every file compiled from its text).
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,23 +45,36 @@ const COMMANDS: Array<[args: string[], env: Record<string, string>]> = [
   [['templates', 'list', '--help'], {}],
 ];
 
-/** The bin's answers in `dir`, next to dist/main.cjs run directly (a plain require). */
-function expectSameAsPlainRequire(dir: string): void {
-  for (const [args, env] of COMMANDS) {
-    const viaBin = run(join(dir, 'bin', 'reportctl.js'), args, env);
-    const direct = run(join(dir, 'dist', 'main.cjs'), args, env);
-    expect(viaBin, args.join(' ')).toEqual(direct);
-    expect(viaBin.stdout.length, args.join(' ')).toBeGreaterThan(0);
+let uncachedAnswers: Run[] | undefined;
+/** What COMMANDS answer from a copy without a single code cache, run once. */
+function answersWithoutCaches(): Run[] {
+  if (uncachedAnswers === undefined) {
+    const dir = install();
+    for (const name of readdirSync(join(dir, 'dist')).filter((file) => file.endsWith('.cache'))) rmSync(join(dir, 'dist', name));
+    uncachedAnswers = COMMANDS.map(([args, env]) => run(join(dir, 'bin', 'reportctl.js'), args, env));
   }
+  return uncachedAnswers;
 }
 
-const idOf = (source: string) => /^\/\/ build ([0-9a-f]{16})\n/.exec(source)?.[1];
+/** The bin's answers in `dir`, next to those of a copy with no cache. */
+function expectSameAsWithoutCaches(dir: string): void {
+  const reference = answersWithoutCaches();
+  COMMANDS.forEach(([args, env], at) => {
+    const viaBin = run(join(dir, 'bin', 'reportctl.js'), args, env);
+    expect(viaBin, args.join(' ')).toEqual(reference[at]);
+    expect(viaBin.stdout.length, args.join(' ')).toBeGreaterThan(0);
+  });
+}
+
+/** A wrapped file's first line: Node's module wrapper, then the build's id. */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
+const idOf = (source: string) => /^\(function \(exports, require, module, __filename, __dirname\) \{ \/\/ build ([0-9a-f]{16})\n/.exec(source)?.[1];
 
 /** Whether V8, in a fresh `node`, takes `cache` (without its id line) for `main`. */
 function v8Accepts(main: string, cache: Buffer): boolean {
   const probe = `
-    const vm = require('node:vm'), Module = require('node:module'), fs = require('node:fs');
-    const script = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], 'utf8')), {
+    const vm = require('node:vm'), fs = require('node:fs');
+    const script = new vm.Script(fs.readFileSync(process.argv[1], 'utf8'), {
       filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]).subarray(17) });
     process.stdout.write(String(!script.cachedDataRejected));`;
   const file = join(tempDir(), 'cache');
@@ -104,23 +118,32 @@ describe('V8 code cache of dist/main.cjs', () => {
     expect(v8Accepts(join(ROOT, 'dist', file), otherCache)).toBe(true);
   });
 
-  it('with the cache, every kind of command answers exactly as without the bin', { timeout: 60_000 }, () => {
-    expectSameAsPlainRequire(install());
+  it('with the cache, every kind of command answers exactly as without one', { timeout: 60_000 }, () => {
+    expectSameAsWithoutCaches(install());
+  });
+
+  it('every file compiled from a cache is the module wrapper around the bundle, whole', () => {
+    for (const file of readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.cache'))) {
+      const bundle = readFileSync(join(ROOT, 'dist', file.replace(/(\.client)?\.cache$/, '')), 'utf8');
+      expect(bundle.startsWith(`${WRAPPER}// build ${idOf(source)}\n`), file).toBe(true);
+      // What follows the wrapper's end is comments only: the file's value is the function.
+      expect(/\n}\)(\n\/\/[^\n]*|\n\/\*[^]*?\*\/)*\n?$/.test(bundle), file).toBe(true);
+    }
   });
 
   it('without a cache, or with one cut short or full of noise, the bin still works', { timeout: 60_000 }, () => {
     const missing = install();
     rmSync(join(missing, 'dist', 'main.cjs.cache'));
-    expectSameAsPlainRequire(missing);
+    expectSameAsWithoutCaches(missing);
 
     const short = install();
     writeFileSync(join(short, 'dist', 'main.cjs.cache'), cache.subarray(0, 17));
-    expectSameAsPlainRequire(short);
+    expectSameAsWithoutCaches(short);
 
     // The right id over bytes V8 cannot use: V8 refuses them and compiles the source.
     const noise = install();
     writeFileSync(join(noise, 'dist', 'main.cjs.cache'), Buffer.concat([cache.subarray(0, 17), Buffer.alloc(cache.length - 17, 0x5a)]));
-    expectSameAsPlainRequire(noise);
+    expectSameAsWithoutCaches(noise);
   });
 
   it('a cache of another build is never used, even when V8 would take it', { timeout: 60_000 }, () => {
@@ -130,15 +153,16 @@ describe('V8 code cache of dist/main.cjs', () => {
     const main = join(dir, 'dist', 'main.cjs');
     // (toBe on booleans: a failure must not print the whole bundle.)
     expect(source.includes('`uses L: ${')).toBe(true);
-    const rebuilt = source.replace(/^\/\/ build [0-9a-f]{16}\n/, `// build ${'0'.repeat(16)}\n`).replaceAll('`uses L: ${', '`USES L: ${');
+    const rebuilt = source.replace(/ \/\/ build [0-9a-f]{16}\n/, ` // build ${'0'.repeat(16)}\n`).replaceAll('`uses L: ${', '`USES L: ${');
     expect(rebuilt.length === source.length && rebuilt !== source).toBe(true);
     writeFileSync(main, rebuilt);
     expect(v8Accepts(main, cache)).toBe(true);
 
     const result = run(join(dir, 'bin', 'reportctl.js'), ['formula', 'check', 'NIR/(R+eps)']);
     expect(result).toEqual({ code: 0, stdout: 'valid (USES L: no)\n', stderr: '' });
-    // Without the id's line, no cache is tried at all.
-    writeFileSync(main, rebuilt.replace(/^.*\n/, ''));
+    // A file without the wrapper and its id (a plain CommonJS file) is left to Node's loader,
+    // and no cache is tried at all.
+    writeFileSync(main, rebuilt.replace(/^.*\n/, '').replace(/\n}\)\n(\/\/[^\n]*\n?)$/, '\n$1'));
     expect(run(join(dir, 'bin', 'reportctl.js'), ['formula', 'check', 'NIR/(R+eps)']).stdout).toBe('valid (USES L: no)\n');
   });
 
