@@ -46,6 +46,7 @@ export function admission(options: AdmissionOptions): Admission {
 
   async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (isDashboardRequest(request)) return;
+    store.atRequestStart();
     const routeUrl = request.routeOptions.url;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;

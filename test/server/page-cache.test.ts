@@ -10,6 +10,7 @@ import { presets } from '../../src/contract/default-catalogs.js';
 import { buildApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/open-store.js';
 import { pageCache } from '../../src/server/store/page-cache.js';
+import { dataVersionOf } from '../../src/server/store/statements.js';
 import type { Store } from '../../src/server/store/index.js';
 import { tempDir } from '../helpers/server.js';
 
@@ -153,7 +154,7 @@ describe('pageCache', () => {
   }
 
   it("a write to one account's rows keeps the other accounts' pages", async () => {
-    const pages = pageCache(store.db);
+    const pages = pageCache(store.db, dataVersionOf(store.db));
     const alice = createAccount(store, {});
     const bob = createAccount(store, {});
     const [forAlice, forBob] = [counted('alice'), counted('bob')];
@@ -167,7 +168,7 @@ describe('pageCache', () => {
   });
 
   it('a page read while a write happened is answered but not kept', async () => {
-    const pages = pageCache(store.db);
+    const pages = pageCache(store.db, dataVersionOf(store.db));
     const owner = createAccount(store, {});
     const read = counted('page');
     await pages.page(owner.accountId, 'q', async () => {
@@ -181,7 +182,7 @@ describe('pageCache', () => {
   });
 
   it('keeps at most its limits, and never a page larger than its limit per page', async () => {
-    const pages = pageCache(store.db, { maxPages: 2, maxBytes: 1000, maxPageBytes: 100 });
+    const pages = pageCache(store.db, dataVersionOf(store.db), { maxPages: 2, maxBytes: 1000, maxPageBytes: 100 });
     const small = counted('x'.repeat(10));
     const large = counted('y'.repeat(101));
     for (const query of ['a', 'b', 'c', 'a']) await pages.page('account', query, small.page);
@@ -191,5 +192,36 @@ describe('pageCache', () => {
     await pages.page('account', 'big', large.page);
     await pages.page('account', 'big', large.page);
     expect(large.runs).toBe(2);
+  });
+});
+
+describe('dataVersionOf', () => {
+  const commitElsewhere = () => otherConnection().db.prepare('UPDATE accounts SET name = name').run();
+
+  it('reads anew at every call until a request starts', () => {
+    const version = dataVersionOf(store.db);
+    const before = version();
+    commitElsewhere();
+    expect(version()).not.toBe(before);
+  });
+
+  it('from a request start, holds that reading until the next request starts: one read per request', () => {
+    createAccount(store, {});
+    const version = dataVersionOf(store.db);
+    version.atRequestStart();
+    const atStart = version();
+    commitElsewhere();
+    expect(version()).toBe(atStart);
+    version.atRequestStart();
+    expect(version()).not.toBe(atStart);
+  });
+
+  it('the service reads it as each request starts, before the key is looked up', async () => {
+    const owner = createAccount(store, {});
+    // The key, cached by its first request, is revoked by another connection between requests.
+    expect((await list(owner)).total).toBe(0);
+    otherConnection().keys.revoke(owner.apiKey);
+    const response = await app.inject({ method: 'GET', url: '/api/v2/templates', headers: { apiKey: owner.apiKey } });
+    expect(response.statusCode).toBe(401);
   });
 });

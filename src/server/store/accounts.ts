@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { timestamp, type StoreContext } from './repository-context.js';
-import { dataVersionOf } from './statements.js';
 
 export const DEFAULT_TEMPLATE_LIMIT = 100;
 export const API_KEY_PREFIX = 'rctl_';
@@ -168,7 +167,7 @@ export function keysRepository(context: StoreContext) {
    * through this connection empties it directly. Misses are not cached (nor are unknown keys,
    * so guessing cannot fill memory), and the size is bounded.
    */
-  const dataVersion = dataVersionOf(db);
+  const { dataVersion } = context;
   let callers = { dataVersion: -1, byHash: new Map<string, Caller>() };
   const MAX_CACHED_CALLERS = 10_000;
 

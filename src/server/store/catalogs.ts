@@ -7,7 +7,6 @@ import type {
   VegetationIndexDefaults,
 } from '../../contract/index.js';
 import { envelope, timestamp, type PageRequest, type StoreContext } from './repository-context.js';
-import { dataVersionOf } from './statements.js';
 
 /** The row name of each catalog document. */
 export const catalogNames = {
@@ -42,7 +41,7 @@ export function catalogsRepository(context: StoreContext) {
    * call, and unchanged documents are not parsed again.
    */
   let cache: { dataVersion: number; catalogs: Catalogs } | null = null;
-  const dataVersion = dataVersionOf(db);
+  const { dataVersion } = context;
 
   function get(): Catalogs {
     const version = dataVersion();

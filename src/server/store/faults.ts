@@ -1,6 +1,5 @@
 import type { Fault, NewFault } from '../../contract/faults.js';
 import { timestamp, type StoreContext } from './repository-context.js';
-import { dataVersionOf } from './statements.js';
 
 interface FaultRow {
   id: string;
@@ -50,7 +49,7 @@ export function faultsRepository(context: StoreContext) {
     'UPDATE faults SET remaining = remaining - 1 WHERE id = ? AND (remaining IS NULL OR remaining > 0) RETURNING remaining',
   );
   const clearAll = db.prepare('DELETE FROM faults');
-  const dataVersion = dataVersionOf(db);
+  const { dataVersion } = context;
   let cache: { dataVersion: number; faults: Fault[] } | null = null;
 
   return {

@@ -11,6 +11,7 @@ import { queueRunsRepository } from './queueRuns.js';
 import { snapshotsRepository } from './snapshot.js';
 import { queuesRepository } from './queues.js';
 import { steppedReader } from './readers.js';
+import { dataVersionOf } from './statements.js';
 import { templatesRepository } from './templates.js';
 
 export interface StoreOptions {
@@ -32,6 +33,7 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
     randomId: options.randomId ?? randomUUID,
     snapshot,
     readers: steppedReader(db, snapshot),
+    dataVersion: dataVersionOf(db),
   };
   const store = {
     db,
@@ -45,6 +47,13 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
     analyses: analysesRepository(context),
     faults: faultsRepository(context),
     snapshots: snapshotsRepository(context),
+    /**
+     * The service calls this as each request starts: the caches it checks while answering read
+     * the database's version once (see DataVersion) instead of each on its own.
+     */
+    atRequestStart(): void {
+      context.dataVersion.atRequestStart();
+    },
     fixtures: {
       apply: (accountId: string, fixtures: Fixtures) => applyFixtures(store, accountId, fixtures),
     },

@@ -26,14 +26,13 @@ interface CachedPage {
  *   total_changes() moves unexplained, and every page is dropped;
  * - this connection writes the account's rows through `write`: only that account's pages go
  *   (its generation moves), other accounts keep theirs.
- * Both counters are read in one statement before every lookup. A page read while anything
- * changed is answered but not kept.
+ * total_changes() is read before every lookup, data_version from `version` (which the service
+ * reads once per request, see DataVersion). A page read while anything changed is answered
+ * but not kept.
  */
-export function pageCache(db: Database.Database, limits: PageCacheLimits = DEFAULT_LIMITS) {
-  // Two statements: one joining both through pragma_data_version() costs more than the two.
+export function pageCache(db: Database.Database, version: () => number, limits: PageCacheLimits = DEFAULT_LIMITS) {
   const changesStatement = db.prepare('SELECT total_changes()').pluck();
-  const versionStatement = db.prepare('PRAGMA data_version').pluck();
-  const read = (): [totalChanges: number, dataVersion: number] => [changesStatement.get() as number, versionStatement.get() as number];
+  const read = (): [totalChanges: number, dataVersion: number] => [changesStatement.get() as number, version()];
   let [totalChanges, dataVersion] = read();
   let epoch = 0;
   let generations = new Map<string, number>();

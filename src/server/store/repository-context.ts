@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Paginated } from '../../contract/index.js';
 import type { SteppedReader } from './readers.js';
-import type { statementCache } from './statements.js';
+import type { DataVersion, statementCache } from './statements.js';
 
 /** What every repository shares: the connection and the injected clock and id source. */
 export interface StoreContext {
@@ -16,6 +16,8 @@ export interface StoreContext {
   snapshot: <T>(read: () => T) => T;
   /** Reads too long to run in one go (a page of large documents), in one snapshot all the same. */
   readers: SteppedReader;
+  /** The connection's PRAGMA data_version, shared by every cache of the store. */
+  dataVersion: DataVersion;
 }
 
 export function snapshotReader(db: Database.Database): StoreContext['snapshot'] {

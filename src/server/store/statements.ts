@@ -28,13 +28,29 @@ export function whereOf(conditions: ReadonlyArray<readonly [column: string, valu
 }
 
 /**
- * PRAGMA data_version: it changes whenever another connection (an admin command in another
- * process) commits, so what is cached against it is dropped on the very next call after such
- * a change. It does not see this connection's own writes: their code drops the cache itself.
+ * PRAGMA data_version of one connection: it changes whenever another connection (an admin
+ * command in another process) commits, so what is cached against it is dropped once a change
+ * is seen. It does not see this connection's own writes: their code drops the cache itself.
  */
-export function dataVersionOf(db: Database.Database): () => number {
+export interface DataVersion {
+  /** The version read at the latest request's start; read anew when no request has started. */
+  (): number;
+  /**
+   * Reads the version now, for every cache checked until the next request starts (the key
+   * cache, the faults, the catalogs, the list pages): one read per request instead of one per
+   * cache. A commit that ended before a request began is always seen by it.
+   */
+  atRequestStart(): void;
+}
+
+export function dataVersionOf(db: Database.Database): DataVersion {
   const statement = db.prepare('PRAGMA data_version').pluck();
-  return () => statement.get() as number;
+  let read: number | undefined;
+  const version = (() => read ?? (statement.get() as number)) as DataVersion;
+  version.atRequestStart = () => {
+    read = statement.get() as number;
+  };
+  return version;
 }
 
 export function isForeignKeyError(error: unknown): boolean {

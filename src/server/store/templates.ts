@@ -55,7 +55,7 @@ export function templatesRepository(context: StoreContext) {
   );
   const remove = db.prepare<[string, string]>('DELETE FROM templates WHERE account_id = ? AND id = ?');
   // Pages as sent, until the account's templates change (see page-cache.ts).
-  const pages = pageCache(db);
+  const pages = pageCache(db, context.dataVersion);
 
   // Count and insert under one write lock (BEGIN IMMEDIATE, see create): no other
   // connection, in this process or another, can insert between them.
