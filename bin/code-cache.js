@@ -26,8 +26,15 @@ function readOrNull(file, encoding) {
 }
 
 const loadedFiles = new Map();
-/** The first line of a wrapped file of the build (scripts/build.mjs), with the build's id. */
-const BUILD_LINE = /^\(function \(exports, require, module, __filename, __dirname\) \{ \/\/ build ([0-9a-f]{16})\n/;
+/** How the build begins each file it wraps (scripts/build.mjs); the build's id and a newline follow. */
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { // build ';
+
+/** The build id on a wrapped file's first line, or null for any other file. */
+function buildIdOf(source) {
+  if (!source.startsWith(WRAPPER_START)) return null;
+  const line = source.slice(WRAPPER_START.length, WRAPPER_START.length + 17);
+  return /^[0-9a-f]{16}\n$/.test(line) ? line.slice(0, 16) : null;
+}
 
 /**
  * The exports of `file`, from its code cache where that is this build's; once per process.
@@ -42,11 +49,11 @@ function compile(file, parent, kind) {
   const cacheFile = kind ? `${file}.${kind}.cache` : `${file}.cache`;
   const write = writing.has(path.basename(file));
   const source = readOrNull(file, 'utf8');
-  const build = source === null ? null : BUILD_LINE.exec(source);
+  const build = source === null ? null : buildIdOf(source);
   // Not one of the build's wrapped files (or none at all): Node's loader says what is wrong.
   if (build === null) return require(file);
   const cache = write ? null : readOrNull(cacheFile);
-  const cached = cache !== null && cache.length > 17 && cache.toString('latin1', 0, 17) === `${build[1]}\n`;
+  const cached = cache !== null && cache.length > 17 && cache.toString('latin1', 0, 17) === `${build}\n`;
 
   const vm = require('node:vm');
   const script = new vm.Script(source, {
@@ -62,7 +69,7 @@ function compile(file, parent, kind) {
         // compilation off before undici's first HTTP parser (scripts/build.mjs): back to the
         // defaults to write.
         require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation');
-        fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build[1]}\n`, 'latin1'), script.createCachedData()]));
+        fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build}\n`, 'latin1'), script.createCachedData()]));
         fs.renameSync(temporary, cacheFile);
       } catch (error) {
         // Only start-up time is lost; the build says so.
@@ -79,4 +86,4 @@ function compile(file, parent, kind) {
   return loaded.exports;
 }
 
-module.exports = { loadCompiled };
+module.exports = { loadCompiled, WRAPPER_START };

@@ -3,10 +3,11 @@
 // compiled from the build's V8 code cache where there is one (see code-cache.js).
 //
 // On Node 24 and later, Node's own compile cache (module.enableCompileCache, on disk) also
-// serves what its module loader compiles: the packages a command loads on demand. Measured (bench/startup.mjs, and instruction counts), it
-// makes `doctor` cheaper on Node 24 but dearer on Node 22, which is why 22 goes without;
-// Node 20 has none. For dist/main.cjs and dist/vendor-*.cjs the build's cache stays on every
-// version: made after a real run, it holds more compiled code than Node's and starts faster.
+// serves what its module loader compiles: the packages a command loads on demand. Measured
+// (bench/startup.mjs, and instruction counts), it makes `doctor` cheaper on Node 24 but dearer
+// on Node 22, which is why 22 goes without; Node 20 has none. For dist/main.cjs and
+// dist/vendor-*.cjs the build's cache stays on every version: made after a real run, it holds
+// more compiled code than Node's and starts faster.
 'use strict';
 const path = require('node:path');
 const { loadCompiled } = require('./code-cache.js');

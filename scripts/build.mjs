@@ -328,7 +328,7 @@ try {
   // Each file V8 compiles from a cache (bin/code-cache.js) is one function expression, the
   // wrapper Node's loader would add: compiled as it is read, with no second copy of the text.
   const compiledWhole = {
-    banner: { js: `(function (exports, require, module, __filename, __dirname) { // build ${buildId}` },
+    banner: { js: `${require('../bin/code-cache.js').WRAPPER_START}${buildId}` },
     footer: { js: '})' },
   };
   const cli = await build({
