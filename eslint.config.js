@@ -75,7 +75,7 @@ export default tseslint.config(
     // The published entry is CommonJS (bin/package.json): it loads the bundle, from V8's
     // code cache when it can, so it is a launcher and may touch process.
     files: ['bin/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly', __dirname: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly', __dirname: 'readonly', WebAssembly: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

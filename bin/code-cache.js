@@ -25,7 +25,7 @@ function readOrNull(file, encoding) {
   }
 }
 
-const loadedFiles = new Map();
+const preparedFiles = new Map();
 /** How the build begins each file it wraps (scripts/build.mjs); the build's id and a newline follow. */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { // build ';
 
@@ -41,8 +41,24 @@ function buildIdOf(source) {
  * `kind` names one of several caches of the same file, each made by a different command.
  */
 function loadCompiled(file, parent, kind) {
-  if (!loadedFiles.has(file)) loadedFiles.set(file, compile(file, parent, kind));
-  return loadedFiles.get(file);
+  return prepareCompiled(file, parent, kind)();
+}
+
+/** `file` read and compiled as loadCompiled does, not yet run: what runs it (once) and returns its exports. */
+function prepareCompiled(file, parent, kind) {
+  if (!preparedFiles.has(file)) {
+    const run = compile(file, parent, kind);
+    let ran = false;
+    let exports;
+    preparedFiles.set(file, () => {
+      if (!ran) {
+        exports = run();
+        ran = true;
+      }
+      return exports;
+    });
+  }
+  return preparedFiles.get(file);
 }
 
 function compile(file, parent, kind) {
@@ -51,7 +67,7 @@ function compile(file, parent, kind) {
   const source = readOrNull(file, 'utf8');
   const build = source === null ? null : buildIdOf(source);
   // Not one of the build's wrapped files (or none at all): Node's loader says what is wrong.
-  if (build === null) return require(file);
+  if (build === null) return () => require(file);
   const cache = write ? null : readOrNull(cacheFile);
   const cached = cache !== null && cache.length > 17 && cache.toString('latin1', 0, 17) === `${build}\n`;
 
@@ -65,10 +81,10 @@ function compile(file, parent, kind) {
       const temporary = `${cacheFile}.${process.pid}`;
       try {
         // V8 stamps a cache with its flags, and takes it only under the same. A file is
-        // compiled under the defaults, but the bundle turns WebAssembly tier-up and lazy
-        // compilation off before undici's first HTTP parser (scripts/build.mjs): back to the
-        // defaults to write.
-        require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation');
+        // compiled under the defaults, but undici turns WebAssembly tier-up and lazy
+        // compilation off where it compiles its HTTP parser itself (scripts/build.mjs): back
+        // to the defaults to write.
+        require('node:v8').setFlagsFromString(require('./http-parser.js').DEFAULT_FLAGS);
         fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build}\n`, 'latin1'), script.createCachedData()]));
         fs.renameSync(temporary, cacheFile);
       } catch (error) {
@@ -79,11 +95,13 @@ function compile(file, parent, kind) {
       }
     });
   }
-  const loaded = new Module(file, parent);
-  loaded.filename = file;
-  script.runInThisContext().call(loaded.exports, loaded.exports, Module.createRequire(file), loaded, file, path.dirname(file));
-  loaded.loaded = true;
-  return loaded.exports;
+  return () => {
+    const loaded = new Module(file, parent);
+    loaded.filename = file;
+    script.runInThisContext().call(loaded.exports, loaded.exports, Module.createRequire(file), loaded, file, path.dirname(file));
+    loaded.loaded = true;
+    return loaded.exports;
+  };
 }
 
-module.exports = { loadCompiled, WRAPPER_START };
+module.exports = { loadCompiled, prepareCompiled, WRAPPER_START };

@@ -10,7 +10,7 @@
 // more compiled code than Node's and starts faster.
 'use strict';
 const path = require('node:path');
-const { loadCompiled } = require('./code-cache.js');
+const { loadCompiled, prepareCompiled } = require('./code-cache.js');
 
 // Off, and silent, where NODE_DISABLE_COMPILE_CACHE is set or its folder cannot be written.
 if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.split('.')[0]) >= 24) require('node:module').enableCompileCache?.();
@@ -20,4 +20,13 @@ if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.spli
 // compiled at every run; one cache holding both would slow the offline commands).
 const CLIENT_GROUPS = new Set(['templates', 'catalogs', 'queues', 'queue-runs', 'analyses', 'api', 'auth', 'doctor']);
 const kind = process.argv.slice(2).some((arg) => CLIENT_GROUPS.has(arg)) ? 'client' : undefined;
-loadCompiled(path.join(__dirname, '..', 'dist', 'main.cjs'), module, kind);
+const dist = path.join(__dirname, '..', 'dist');
+if (kind === 'client') {
+  // The HTTP parser compiles on another thread while the CLI is read and runs (http-parser.js).
+  const parser = require('./http-parser.js');
+  parser.startParserCompile(dist);
+  const cli = prepareCompiled(path.join(dist, 'main.cjs'), module, kind);
+  parser.whenParserCompileStarts(() => cli().main({ parserReady: parser.parserReady() }));
+} else {
+  loadCompiled(path.join(dist, 'main.cjs'), module, kind).main({});
+}

@@ -42,6 +42,16 @@ const apart = Object.keys(APART);
 const cached = new Set(['embedded']);
 /** The functions each file apart that is not cached exports (each called through a stand-in). */
 const APART_EXPORTS = { 'import-package': ['importPackage'] };
+/**
+ * The bin's own helpers (bin/code-cache.js, bin/http-parser.js) stay files of their own: a
+ * bundle in dist/ requires them as ../bin/<file>, the same path as from src/.
+ */
+const binFiles = {
+  name: 'bin-files',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/bin\/[\w-]+\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 /** A module of the CLI's bundle that stands for `file` in dist/, loaded through bin/code-cache.js. */
 const compiledFrom = (file) => `require('../bin/code-cache.js').loadCompiled(require('node:path').join(__dirname, ${JSON.stringify(file)}))`;
 /** ES stand-ins for `names`, each calling the function of that name on `load()`'s result (an expression). */
@@ -49,7 +59,6 @@ const standIns = (load, names) => names.map((name) => `export function ${name}(.
 const keepApart = {
   name: 'keep-apart',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onResolve({ filter: new RegExp(`/(${apart.join('|')})\\.js$`) }, (args) => {
       const name = /([\w-]+)\.js$/.exec(args.path)[1];
       return { path: name, namespace: cached.has(name) ? 'compiled' : 'required' };
@@ -158,14 +167,15 @@ const zodEnglishOnly = {
  * Edits to packages' sources for a command that lasts a moment, by file under node_modules,
  * each required to match once (an update that moves the code fails the build here instead of
  * silently undoing the edit):
- * - undici parses HTTP with WebAssembly, which V8 would go on to optimise in the background:
- *   some 100 ms of CPU and 35 MB of memory never recouped. So the first parser is compiled
- *   with Liftoff only, and all at once (--no-wasm-lazy-compilation): V8 then compiles its
- *   functions on a second thread as well, where lazily the first answer's parse would compile
- *   them one by one on the main thread (2-5 ms less per network command, paired runs of
- *   bench/startup.mjs --baseline). The flags are set there, after undici's builtins are loaded: a builtin
- *   loaded after a flag change loses Node's own code cache (three times the cost), and the
- *   vendor file's cache was made under the defaults it is compiled under (bin/code-cache.js).
+ * - undici parses HTTP with WebAssembly, compiled as its first connection opens. A network
+ *   command compiles the SIMD parser on a background thread from the start instead
+ *   (bin/http-parser.js): undici takes that module where there is one. Where it compiles its
+ *   own, it does so with Liftoff only and all at once, as the background compile does: V8
+ *   would otherwise go on to optimise it (some 100 ms of CPU and 35 MB never recouped) and,
+ *   lazily, compile its functions one by one on the main thread during the first parse. The
+ *   flags are set there, after undici's builtins are loaded: a builtin loaded after a flag
+ *   change loses Node's own code cache (three times the cost), and the vendor file's cache
+ *   was made under the defaults it is compiled under (bin/code-cache.js).
  * - its parsers are WebAssembly modules held in its source as base64 (two of 96 KB): read as
  *   files from dist/ instead (LLHTTP_FILES), the vendor file and its cache are some 190 KB
  *   smaller for every network command to read, and nothing is decoded.
@@ -181,6 +191,8 @@ const zodEnglishOnly = {
  */
 /** undici's HTTP parsers, as WebAssembly files in dist/ (see LLHTTP_FILES) instead of base64 in its source. */
 const llhttpFile = (name) => `require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))`;
+/** The SIMD parser compiled in the background since the command began (bin/http-parser.js), if it is. */
+const compiledParser = "require('../bin/http-parser.js').compiledParser()";
 /** The WebAssembly files the edited client-h1.js reads, from the modules that hold them as base64. */
 const LLHTTP_FILES = { 'llhttp_simd.wasm': 'undici/lib/llhttp/llhttp_simd-wasm.js', 'llhttp.wasm': 'undici/lib/llhttp/llhttp-wasm.js' };
 /**
@@ -197,9 +209,9 @@ function llhttpConstants() {
 const SOURCE_EDITS = {
   'undici/lib/dispatcher/client-h1.js': [
     ["const constants = require('../llhttp/constants.js')", llhttpConstants()],
-    ['llhttpInstance = lazyllhttp()', "require('node:v8').setFlagsFromString('--liftoff-only --no-wasm-lazy-compilation'), llhttpInstance = lazyllhttp()"],
+    ['llhttpInstance = lazyllhttp()', `${compiledParser} || require('node:v8').setFlagsFromString('--liftoff-only --no-wasm-lazy-compilation'), llhttpInstance = lazyllhttp()`],
     ["process.env.JEST_WORKER_ID ? require('../llhttp/llhttp-wasm.js') : undefined", `process.env.JEST_WORKER_ID ? ${llhttpFile('llhttp.wasm')} : undefined`],
-    ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
+    ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `${compiledParser} ?? new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
     ["new WebAssembly.Module(llhttpWasmData || require('../llhttp/llhttp-wasm.js'))", `new WebAssembly.Module(llhttpWasmData || ${llhttpFile('llhttp.wasm')})`],
   ],
   'undici/lib/dispatcher/client.js': [
@@ -296,7 +308,6 @@ const lazyFastify = {
   name: 'lazy-fastify',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^fastify$/ }, (args) => ({ path: args.path, namespace: 'lazy-fastify' }));
-    pluginBuild.onResolve({ filter: /^\.\.\/bin\/code-cache\.js$/ }, (args) => ({ path: args.path, external: true }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-fastify' }, () => ({
       contents: `let real;\nexport default function fastify(...args) { return (real ??= ${compiledFrom('vendor-fastify.cjs')})(...args); }`,
       loader: 'js',
@@ -335,7 +346,7 @@ try {
     ...common,
     entryPoints: ['src/main.ts'],
     outfile: new URL('main.cjs', staging).pathname,
-    plugins: [keepApart, checkFiles, lazyBuiltins, vendor],
+    plugins: [binFiles, keepApart, checkFiles, lazyBuiltins, vendor],
     ...compiledWhole,
     // import() of a CommonJS file becomes require(): from a code-cached script, import() fails.
     supported: { 'dynamic-import': false },
@@ -354,7 +365,7 @@ try {
       ...common,
       stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: file.replace(/\.cjs$/, '.js') },
       outfile: new URL(file, staging).pathname,
-      plugins: [zodEnglishOnly, lazyHttp2, sourceEdits, lazyAssert],
+      plugins: [binFiles, zodEnglishOnly, lazyHttp2, sourceEdits, lazyAssert],
       ...compiledWhole,
     });
   }
@@ -364,7 +375,7 @@ try {
     outfile: new URL('embedded.cjs', staging).pathname,
     // better-sqlite3's files that stay on disk, found at run time.
     external: [...external.filter((name) => name !== 'better-sqlite3'), 'better-sqlite3/package.json', 'better-sqlite3/build/*'],
-    plugins: [lazyFastify, sourceEdits, zodEnglishOnly],
+    plugins: [binFiles, lazyFastify, sourceEdits, zodEnglishOnly],
     ...compiledWhole,
   });
   await build({

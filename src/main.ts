@@ -4,42 +4,52 @@ import { systemClock } from './cli/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
 
-const interrupt = new AbortController();
-let interrupts = 0;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    interrupts += 1;
-    // A second Ctrl-C means "now": do not wait for a clean shutdown.
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
-    interrupt.abort(signal);
+/** What bin/reportctl.js began before it loaded the CLI. */
+export interface StartUp {
+  /** Settles when undici's HTTP parser, compiling in the background, is ready (bin/http-parser.js). */
+  parserReady?: PromiseLike<unknown>;
+}
+
+/** Runs the command on the command line, and ends the process with its exit code. */
+export function main(startUp: StartUp): void {
+  const interrupt = new AbortController();
+  let interrupts = 0;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      interrupts += 1;
+      // A second Ctrl-C means "now": do not wait for a clean shutdown.
+      if (interrupts > 1) process.exit(ExitCode.interrupted);
+      interrupt.abort(signal);
+    });
+  }
+  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+
+  void runCli(process.argv.slice(2), systemDeps({
+    io: {
+      // Read on first use: creating stdin loads stream and tty machinery most commands never need.
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
+    env: process.env,
+    clock: systemClock,
+    signal: interrupt.signal,
+    nodeVersion: process.versions.node,
+    ...(startUp.parserReady ? { parserReady: startUp.parserReady } : {}),
+  })).then(async (code) => {
+    process.exitCode = code;
+    // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
+    // handed every byte to the reader, however slow it is.
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+    // Then end, even if an idle keep-alive socket or a timer would hold a finished command open.
+    process.exit(code);
   });
 }
-// A closed pipe (`reportctl ... | head`) is not an error worth a stack trace.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-});
-
-void runCli(process.argv.slice(2), systemDeps({
-  io: {
-    // Read on first use: creating stdin loads stream and tty machinery most commands never need.
-    get stdin() {
-      return process.stdin;
-    },
-    stdout: process.stdout,
-    stderr: process.stderr,
-  },
-  env: process.env,
-  clock: systemClock,
-  signal: interrupt.signal,
-  nodeVersion: process.versions.node,
-})).then(async (code) => {
-  process.exitCode = code;
-  // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
-  // handed every byte to the reader, however slow it is.
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  // Then end, even if an idle keep-alive socket or a timer would hold a finished command open.
-  process.exit(code);
-});
 
 /** Resolves once everything written to `stream` so far has left the process (or it closed). */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
