@@ -179,6 +179,13 @@ const zodEnglishOnly = {
  * - its parsers are WebAssembly modules held in its source as base64 (two of 96 KB): read as
  *   files from dist/ instead (LLHTTP_FILES), the vendor file and its cache are some 190 KB
  *   smaller for every network command to read, and nothing is decoded.
+ * - as it loads, it builds a search tree and a table of some 150 header names (about 1,000
+ *   objects), so as not to lowercase a well-known name it sends or reads, and a request
+ *   queue of 2,048 slots per origin: a command sends and reads a few headers, named here by
+ *   lowercasing them, as undici does for any name not in its table, and queues a request or
+ *   two (the queue adds slots 16 at a time past 16). Less to allocate is what keeps most
+ *   network commands to one young-generation collection, where they made two (about 3 ms
+ *   each here).
  * - node:http (and its server, agent and parser modules) loads for one constant and one class
  *   check: read on use instead. The header limit is Node's 16 KiB unless Node was told
  *   otherwise (--max-http-header-size), when it is read from node:http as before; an
@@ -221,12 +228,19 @@ const SOURCE_EDITS = {
       "const getDefaultNodeMaxHeaderSize = () => /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024\n",
     ],
   ],
+  'undici/lib/core/constants.js': [
+    [/\nfor \(let i = 0; i < wellknownHeaderNames\.length; \+\+i\) \{\n[^]*?\n\}\n/, '\n'],
+  ],
+  'undici/lib/dispatcher/fixed-queue.js': [['const kSize = 2048\n', 'const kSize = 16\n']],
   'undici/lib/core/util.js': [
     ["const { IncomingMessage } = require('node:http')\n", ''],
     [
       'Object.getPrototypeOf(stream).constructor === IncomingMessage',
       "Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
     ],
+    ["const { tree } = require('./tree')\n", ''],
+    [': tree.lookup(value) ?? value.toString', ': value.toString'],
+    ['return tree.lookup(value) ?? value.toString', 'return value.toString'],
   ],
   'better-sqlite3/lib/database.js': [
     [
