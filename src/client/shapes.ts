@@ -13,7 +13,8 @@ export interface ResponseShape<T> {
   /**
    * Loads the check's code now, if not yet (the build makes each check a file of its own).
    * The client calls it before a request goes out: the build's code cache for a check is
-   * taken only before undici compiles its HTTP parser, under other V8 flags (scripts/build.mjs).
+   * taken only under V8's default flags, which undici changes where it compiles its HTTP
+   * parser itself (scripts/build.mjs).
    */
   readonly load: () => void;
   /** The contract's schema, loading zod and building the schemas on first use. */
