@@ -30,7 +30,8 @@ let ready;
  * would not use SIMD, or the file cannot be read: undici then compiles its own.
  */
 function startParserCompile(distDir) {
-  if (process.env.UNDICI_NO_WASM_SIMD === '1' || process.arch === 'ppc64') return;
+  // No WebAssembly at all (node --jitless): undici says so at its first connection.
+  if (typeof WebAssembly === 'undefined' || process.env.UNDICI_NO_WASM_SIMD === '1' || process.arch === 'ppc64') return;
   let bytes;
   try {
     bytes = fs.readFileSync(path.join(distDir, 'llhttp_simd.wasm'));

@@ -87,6 +87,14 @@ describe("undici's HTTP parser, compiled in the background", () => {
     expect(seen.caches.filter((cache) => cache.rejected)).toEqual([]);
   });
 
+  it('without WebAssembly (node --jitless) a network command fails with a message and exit 6, no stack trace', () => {
+    const result = spawnSync(process.execPath, ['--jitless', BIN, 'templates', 'get', templateId], { encoding: 'utf8', env: cleanEnv(suite.env) });
+    expect(result.status, result.stderr).toBe(6);
+    expect(result.stderr).toContain('WebAssembly is not defined');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stdout).toBe('');
+  });
+
   it('an offline command compiles no parser at all', () => {
     const { status, stderr, seen } = traced(['formula', 'check', 'NIR/(R+eps)']);
     expect(status, stderr).toBe(0);
