@@ -82,8 +82,8 @@ function compile(file, parent, kind) {
       try {
         // V8 stamps a cache with its flags, and takes it only under the same. A file is
         // compiled under the defaults, but undici turns WebAssembly tier-up and lazy
-        // compilation off where it compiles its HTTP parser itself (scripts/build.mjs): back
-        // to the defaults to write.
+        // compilation off where it compiles its HTTP parser itself (http-parser.js): back to
+        // the defaults to write.
         require('node:v8').setFlagsFromString(require('./http-parser.js').DEFAULT_FLAGS);
         fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build}\n`, 'latin1'), script.createCachedData()]));
         fs.renameSync(temporary, cacheFile);

@@ -173,9 +173,9 @@ const zodEnglishOnly = {
  *   own, it does so with Liftoff only and all at once, as the background compile does: V8
  *   would otherwise go on to optimise it (some 100 ms of CPU and 35 MB never recouped) and,
  *   lazily, compile its functions one by one on the main thread during the first parse. The
- *   flags are set there, after undici's builtins are loaded: a builtin loaded after a flag
- *   change loses Node's own code cache (three times the cost), and the vendor file's cache
- *   was made under the defaults it is compiled under (bin/code-cache.js).
+ *   flags (bin/http-parser.js) are set there, after undici's builtins are loaded: a builtin
+ *   loaded after a flag change loses Node's own code cache (three times the cost), and the
+ *   vendor file's cache was made under the defaults it is compiled under (bin/code-cache.js).
  * - its parsers are WebAssembly modules held in its source as base64 (two of 96 KB): read as
  *   files from dist/ instead (LLHTTP_FILES), the vendor file and its cache are some 190 KB
  *   smaller for every network command to read, and nothing is decoded.
@@ -198,8 +198,8 @@ const zodEnglishOnly = {
  */
 /** undici's HTTP parsers, as WebAssembly files in dist/ (see LLHTTP_FILES) instead of base64 in its source. */
 const llhttpFile = (name) => `require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))`;
-/** The SIMD parser compiled in the background since the command began (bin/http-parser.js), if it is. */
-const compiledParser = "require('../bin/http-parser.js').compiledParser()";
+/** bin/http-parser.js, which compiles the SIMD parser in the background and holds the V8 flags for undici's own compile. */
+const httpParser = "require('../bin/http-parser.js')";
 /** The WebAssembly files the edited client-h1.js reads, from the modules that hold them as base64. */
 const LLHTTP_FILES = { 'llhttp_simd.wasm': 'undici/lib/llhttp/llhttp_simd-wasm.js', 'llhttp.wasm': 'undici/lib/llhttp/llhttp-wasm.js' };
 /**
@@ -216,9 +216,9 @@ function llhttpConstants() {
 const SOURCE_EDITS = {
   'undici/lib/dispatcher/client-h1.js': [
     ["const constants = require('../llhttp/constants.js')", llhttpConstants()],
-    ['llhttpInstance = lazyllhttp()', `${compiledParser} || require('node:v8').setFlagsFromString('--liftoff-only --no-wasm-lazy-compilation'), llhttpInstance = lazyllhttp()`],
+    ['llhttpInstance = lazyllhttp()', `${httpParser}.beforeFirstParser(), llhttpInstance = lazyllhttp()`],
     ["process.env.JEST_WORKER_ID ? require('../llhttp/llhttp-wasm.js') : undefined", `process.env.JEST_WORKER_ID ? ${llhttpFile('llhttp.wasm')} : undefined`],
-    ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `${compiledParser} ?? new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
+    ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `${httpParser}.compiledParser() ?? new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
     ["new WebAssembly.Module(llhttpWasmData || require('../llhttp/llhttp-wasm.js'))", `new WebAssembly.Module(llhttpWasmData || ${llhttpFile('llhttp.wasm')})`],
   ],
   'undici/lib/dispatcher/client.js': [
