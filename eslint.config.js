@@ -73,8 +73,9 @@ export default tseslint.config(
   },
   {
     // The published entry is CommonJS (bin/package.json): it loads the bundle, from V8's
-    // code cache when it can, so it is a launcher and may touch process.
-    files: ['bin/**/*.js'],
+    // code cache when it can, so it is a launcher and may touch process. bench/undici-alone.cjs
+    // loads the build the same way.
+    files: ['bin/**/*.js', 'bench/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly', __dirname: 'readonly', WebAssembly: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
