@@ -41,13 +41,19 @@ function startParserCompile(distDir) {
   } catch {
     return; // undici reads it again, and says what is wrong
   }
-  ready = WebAssembly.compile(bytes).then(
-    (module) => {
-      compiled = module;
-    },
-    // A machine without WebAssembly SIMD: undici falls back to its other parser.
-    () => undefined,
-  );
+  // V8 ends the compile in tasks Node's event loop does not wait for: a command whose only
+  // pending work is this compile (its first request waits for it) would see Node exit, with
+  // code 0 and nothing done, so a timer holds the loop open until the compile settles.
+  const hold = setTimeout(() => {}, 2 ** 31 - 1);
+  ready = WebAssembly.compile(bytes)
+    .then(
+      (module) => {
+        compiled = module;
+      },
+      // A machine without WebAssembly SIMD: undici falls back to its other parser.
+      () => undefined,
+    )
+    .finally(() => clearTimeout(hold));
 }
 
 /**
