@@ -1,5 +1,5 @@
 // The only module that touches `process`: argv and streams in, exit code out.
-import { runCli } from './cli/program.js';
+import { reportError, runCli, wantsJsonErrors } from './cli/program.js';
 import { systemClock } from './cli/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
@@ -27,7 +27,8 @@ export function main(startUp: StartUp): void {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
 
-  void runCli(process.argv.slice(2), systemDeps({
+  const argv = process.argv.slice(2);
+  const deps = systemDeps({
     io: {
       // Read on first use: creating stdin loads stream and tty machinery most commands never need.
       get stdin() {
@@ -41,7 +42,19 @@ export function main(startUp: StartUp): void {
     signal: interrupt.signal,
     nodeVersion: process.versions.node,
     ...(startUp.parserReady ? { parserReady: startUp.parserReady } : {}),
-  })).then(async (code) => {
+  });
+  let finished = false;
+  // Node ends a process whose event loop has nothing left to wait for with code 0, even while
+  // the command still waits on work Node does not track (V8's own tasks): a failure, said so,
+  // never a silent success with nothing done.
+  process.on('beforeExit', () => {
+    if (finished) return;
+    const stopped = new Error('the command stopped before its work was done (nothing left to wait for)');
+    process.exit(reportError(stopped, deps, wantsJsonErrors(argv, deps.env), argv));
+  });
+
+  void runCli(argv, deps).then(async (code) => {
+    finished = true;
     process.exitCode = code;
     // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
     // handed every byte to the reader, however slow it is.

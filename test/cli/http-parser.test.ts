@@ -51,6 +51,20 @@ WebAssembly.compile = function (...args) {
 };
 `;
 
+/**
+ * Worse: the compile never ends, and the timer that holds the event loop open for it does not
+ * hold it (unref'd), so the loop runs dry while the command waits.
+ */
+const DRY_LOOP = `
+WebAssembly.compile = function () { return new Promise(() => {}); };
+const timerOf = setTimeout;
+globalThis.setTimeout = function (fn, ms, ...args) {
+  const timer = timerOf(fn, ms, ...args);
+  if (ms >= 2 ** 31 - 1) timer.unref();
+  return timer;
+};
+`;
+
 function traced(
   args: string[],
   env: Record<string, string> = {},
@@ -99,6 +113,17 @@ describe("undici's HTTP parser, compiled in the background", () => {
     expect(JSON.parse(stdout).id).toBe(templateId);
     expect(seen.backgroundCompiles).toBe(1);
     expect(seen.mainThreadCompiles).toBe(0);
+  });
+
+  it('a command whose event loop runs dry before its work is done fails and says so, never a silent exit 0', () => {
+    for (const json of [false, true]) {
+      const { status, stdout, stderr } = traced(['templates', 'get', templateId, ...(json ? ['--json'] : [])], suite.env, DRY_LOOP);
+      expect(status, stderr).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).not.toMatch(/^\s+at /m);
+      if (json) expect(JSON.parse(stderr)).toMatchObject({ error: 'INTERNAL_ERROR', exitCode: 1 });
+      else expect(stderr).toMatch(/^reportctl: unexpected error: the command stopped before its work was done/);
+    }
   });
 
   it('where undici is told not to use SIMD, it compiles its other parser itself and answers the same', () => {
