@@ -24,7 +24,6 @@ parser.whenParserCompileStarts(async () => {
   });
   const body = await response.body.text();
   process.stdout.write(`${body}\n`);
-  process.exitCode = response.statusCode === 200 ? 0 : 1;
   // As the CLI does: a kept-alive connection would hold the process open.
-  process.exit();
+  process.exit(response.statusCode === 200 ? 0 : 1);
 });

@@ -14,7 +14,7 @@ export interface ResponseShape<T> {
    * Loads the check's code now, if not yet (the build makes each check a file of its own).
    * The client calls it before a request goes out: the build's code cache for a check is
    * taken only under V8's default flags, which undici changes where it compiles its HTTP
-   * parser itself (scripts/build.mjs).
+   * parser itself (bin/http-parser.js).
    */
   readonly load: () => void;
   /** The contract's schema, loading zod and building the schemas on first use. */
