@@ -26,7 +26,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // cache, and a command reads and deserialises only the packages it runs.
 // The ESM-only packages stay outside (see import-package.ts), as do the service's.
 const bundled = new Set(['commander', ...VENDORED]);
-const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
+// The SQLite drivers (optional dependencies, one per Node line) load from node_modules.
+const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies)].filter((name) => !bundled.has(name));
 
 // Build beside dist/ and swap it in, so a running test never sees a half-written dist/.
 const staging = new URL(`../.dist-${process.pid}/`, import.meta.url);
@@ -190,11 +191,6 @@ const zodEnglishOnly = {
  *   check: read on use instead. The header limit is Node's 16 KiB unless Node was told
  *   otherwise (--max-http-header-size), when it is read from node:http as before; an
  *   IncomingMessage can only exist once node:http is loaded.
- * - better-sqlite3's JavaScript goes into dist/embedded.cjs (with its code cache) instead of
- *   some twenty files read from node_modules at each admin command, and its native addon is
- *   loaded from where npm builds it: the `bindings` package would probe a dozen paths first.
- *   Where the addon is elsewhere (a debug build), `bindings` still finds it, told the
- *   package's own folder.
  */
 /** undici's HTTP parsers, as WebAssembly files in dist/ (see LLHTTP_FILES) instead of base64 in its source. */
 const llhttpFile = (name) => `require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))`;
@@ -241,19 +237,6 @@ const SOURCE_EDITS = {
     ["const { tree } = require('./tree')\n", ''],
     [': tree.lookup(value) ?? value.toString', ': value.toString'],
     ['return tree.lookup(value) ?? value.toString', 'return value.toString'],
-  ],
-  'better-sqlite3/lib/database.js': [
-    [
-      "require('bindings')('better_sqlite3.node')",
-      `(() => {
-        try {
-          return require(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
-        } catch (error) {
-          if (error.code !== 'MODULE_NOT_FOUND') throw error;
-          return require('bindings')({ bindings: 'better_sqlite3.node', module_root: path.dirname(require.resolve('better-sqlite3/package.json')) });
-        }
-      })()`,
-    ],
   ],
 };
 const sourceEdits = {
@@ -387,9 +370,7 @@ try {
     ...common,
     entryPoints: [APART.embedded],
     outfile: new URL('embedded.cjs', staging).pathname,
-    // better-sqlite3's files that stay on disk, found at run time.
-    external: [...external.filter((name) => name !== 'better-sqlite3'), 'better-sqlite3/package.json', 'better-sqlite3/build/*'],
-    plugins: [binFiles, lazyFastify, sourceEdits, zodEnglishOnly],
+    plugins: [binFiles, lazyFastify, zodEnglishOnly],
     ...compiledWhole,
   });
   await build({

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, type SpawnedCli } from '../helpers/cli.js';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 import { adminRaw, expectError, listAll, type TemplateDoc } from '../helpers/http.js';
+import { sqliteDriver } from '../../src/server/store/driver.js';
+
+const { Database } = sqliteDriver();
 
 /**
  * Faults a real `reportctl serve` must ride out (PRODUCT.md "The embedded service"): a database

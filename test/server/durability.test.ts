@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { usableDrivers } from '../../src/server/store/driver.js';
 import { soakKill } from '../helpers/kill-soak.mjs';
 
 /**
@@ -9,7 +10,13 @@ import { soakKill } from '../helpers/kill-soak.mjs';
  * 201, exactly as the 201 showed it. Three kills here; `node bench/soak-kill.mjs` runs twenty.
  */
 describe('durability under kill -9', () => {
-  it('every template that got a 201 is there after a restart, exactly as acknowledged (three kills)', { timeout: 180_000 }, async () => {
+  afterEach(() => {
+    delete process.env.REPORTCTL_SQLITE_DRIVER;
+  });
+
+  // On each SQLite driver this Node.js can use (docs/storage.md).
+  it.each(usableDrivers())('on %s, every template that got a 201 is there after a restart, exactly as acknowledged (three kills)', { timeout: 180_000 }, async (driver) => {
+    process.env.REPORTCTL_SQLITE_DRIVER = driver;
     const summary = await soakKill({ rounds: 3, log: (line) => console.info(line) });
     expect(summary.rounds).toHaveLength(3);
     for (const round of summary.rounds) expect(round.acknowledged).toBeGreaterThanOrEqual(round.killAfter);

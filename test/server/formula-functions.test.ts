@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presets, seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { formulaFunctions } from '../../src/formula/index.js';
 import { openStore } from '../../src/server/open-store.js';
 import { addNewFormulaFunctions, migrate, migrations, seedCatalogsIfEmpty, type Store } from '../../src/server/store/index.js';
+import { sqliteDriver } from '../../src/server/store/driver.js';
+
+const { Database } = sqliteDriver();
 
 // Formula functions reach an existing database's catalog: the registry is the source, the
 // formula_functions table (migration 4) remembers what each database has been given.
@@ -32,7 +35,7 @@ function store(file = dbFile()): Store {
 
 const registryNames = formulaFunctions.map((fn) => fn.name);
 const allowedFunctions = (s: Store): readonly string[] => s.catalogs.vegetationIndexDefaults().customFormula.allowedFunctions;
-const given = (db: Database.Database): string[] =>
+const given = (db: BetterSqlite3.Database): string[] =>
   db.prepare<[], string>('SELECT name FROM formula_functions ORDER BY name').pluck().all();
 
 describe('the formula function catalog', () => {

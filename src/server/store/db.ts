@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, setBusyTimeout } from './busy.js';
+import { sqliteDriver } from './driver.js';
 import { StoreOpenError } from './errors.js';
 import { APPLICATION_ID, migrate, migrations, newerVersionError, userVersion } from './migrations.js';
 
@@ -31,6 +32,12 @@ const GROUP_OR_OTHERS_READ = 0o044;
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
   const inMemory = file === ':memory:';
+  let driver: ReturnType<typeof sqliteDriver>;
+  try {
+    driver = sqliteDriver();
+  } catch (error) {
+    throw new StoreOpenError(file, messageOf(error), { cause: error });
+  }
   const existed = !inMemory && refuseForeignHeader(file);
   if (!inMemory && !existed) {
     try {
@@ -44,7 +51,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 
   let db: Db;
   try {
-    db = new Database(file, { timeout: BUSY_TIMEOUT_MS, fileMustExist: existed });
+    db = new driver.Database(file, { timeout: BUSY_TIMEOUT_MS, fileMustExist: existed });
   } catch (error) {
     throw new StoreOpenError(file, messageOf(error), { cause: error });
   }

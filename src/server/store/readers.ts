@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDriver } from './driver.js';
 import { statementCache } from './statements.js';
 
 /** Runs one SQL text with parameters and returns every row's first column. */
@@ -35,7 +36,7 @@ export function steppedReader(db: Database.Database, snapshot: <T>(read: () => T
   const mainPluck = pluckAllOn(db);
 
   function open(): Reader {
-    const connection = new Database(db.name, { readonly: true, fileMustExist: true });
+    const connection = new (sqliteDriver().Database)(db.name, { readonly: true, fileMustExist: true });
     const reader = { db: connection, pluckAll: pluckAllOn(connection) };
     own.add(reader);
     return reader;
