@@ -53,10 +53,13 @@ function load(name: SqliteDriverName): DatabaseConstructor {
     // A plain require: the bundle leaves both packages in node_modules, and the one this Node
     // does not use may be absent (each is an optional dependency).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(pkg) as DatabaseConstructor;
+    const Database = require(pkg) as DatabaseConstructor;
+    // The addon loads with the first connection: a missing build is found here, not mid-open.
+    new Database(':memory:').close();
+    return Database;
   } catch (error) {
     throw new Error(
-      `its SQLite driver (${name}, package ${pkg}) is not installed or did not build for Node.js ${process.versions.node}: reinstall reportctl (see README, Install)`,
+      `its SQLite driver (${name}, package ${pkg}) is not installed or was not built for Node.js ${process.versions.node}; reinstall reportctl with its install scripts allowed (README, Install)`,
       { cause: error },
     );
   }
