@@ -14,7 +14,7 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
  * while collections run, and wants a clean exit on each driver this Node.js uses.
  */
 describe('the SQLite driver', () => {
-  it.each(usableDrivers())('%s survives statements freed by garbage collection', (driver) => {
+  it.each(usableDrivers())('%s survives statements freed by garbage collection', { timeout: 120_000 }, (driver) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reportctl-driver-'));
     const script = `
       const { loadCompiled } = require(${JSON.stringify(path.join(repoRoot, 'bin/code-cache.js'))});
@@ -35,7 +35,7 @@ describe('the SQLite driver', () => {
       const result = spawnSync(process.execPath, ['--expose-gc', '-e', script], {
         env: { ...process.env, REPORTCTL_SQLITE_DRIVER: driver },
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 110_000,
       });
       expect(result.stderr).toBe('');
       expect({ status: result.status, signal: result.signal }).toEqual({ status: 0, signal: null });
