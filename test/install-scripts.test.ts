@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const read = (file: string) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
@@ -14,5 +17,23 @@ describe('install scripts', () => {
     const decided = Object.keys(read('package.json').allowScripts as Record<string, boolean>).map((key) => key.replace(/(.)@.*$/, '$1'));
     expect(withScripts.length).toBeGreaterThan(0);
     expect(withScripts.filter((name) => !decided.includes(name))).toEqual([]);
+  });
+});
+
+describe('prepare', () => {
+  // `npm install -g .` from a fresh clone runs prepare without the development dependencies.
+  it('says how to install when the build tools are missing, without a stack trace', () => {
+    const clone = mkdtempSync(join(tmpdir(), 'reportctl-prepare-'));
+    try {
+      mkdirSync(join(clone, 'scripts'));
+      copyFileSync(new URL('../scripts/prepare.mjs', import.meta.url), join(clone, 'scripts/prepare.mjs'));
+      const result = spawnSync(process.execPath, [join(clone, 'scripts/prepare.mjs')], { encoding: 'utf8' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('npm ci && npm run pack');
+      expect(result.stderr).toContain('npm install -g --allow-scripts=better-sqlite3 ./reportctl.tgz');
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 });
