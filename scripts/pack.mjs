@@ -1,12 +1,30 @@
-// `npm run pack`: the installable package as ./reportctl.tgz (npm pack builds it first, through
-// `prepare`), for `npm install -g ./reportctl.tgz`: a copy of its own, not a link to the clone.
+// `npm run pack`: the installable package as ./reportctl.tgz, for `npm install -g ./reportctl.tgz`
+// (a copy of its own, not a link to the clone). It is packed from a staging folder whose
+// package.json has no scripts and no development fields: npm lists a tarball's `prepare` among
+// the install scripts a global install must be allowed to run, though it never runs there.
 import { execFileSync } from 'node:child_process';
-import { renameSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
+const root = new URL('../', import.meta.url).pathname;
 const npm = process.env.npm_execpath;
-const [packed] = JSON.parse(
-  execFileSync(npm ? process.execPath : 'npm', [...(npm ? [npm] : []), 'pack', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
-);
-renameSync(packed.filename, 'reportctl.tgz');
-const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-console.error(`reportctl.tgz: ${packed.entryCount} files, ${mb(packed.size)} (${mb(packed.unpackedSize)} unpacked)`);
+const runNpm = (args, cwd) =>
+  execFileSync(npm ? process.execPath : 'npm', [...(npm ? [npm] : []), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
+execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const stage = mkdtempSync(join(tmpdir(), 'reportctl-pack-'));
+try {
+  for (const entry of [...manifest.files.filter((name) => !name.startsWith('!')), 'README.md']) {
+    cpSync(join(root, entry), join(stage, entry), { recursive: true, filter: (source) => !source.endsWith('.map') });
+  }
+  for (const field of ['scripts', 'devDependencies', 'allowScripts', 'overrides']) delete manifest[field];
+  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const [packed] = JSON.parse(runNpm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], stage));
+  renameSync(join(root, packed.filename), join(root, 'reportctl.tgz'));
+  const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+  console.error(`reportctl.tgz: ${packed.entryCount} files, ${mb(packed.size)} (${mb(packed.unpackedSize)} unpacked)`);
+} finally {
+  rmSync(stage, { recursive: true, force: true });
+}
