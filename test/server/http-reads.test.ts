@@ -356,6 +356,36 @@ describe('GET /api/v2/openapi.json', () => {
     expect(response.body).toEqual(serviceOpenApiDocument());
   });
 
+  it('declares a 405 for each method a path lacks, and the service answers each with a 405', async () => {
+    const document = serviceOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const declared: Array<[method: string, path: string]> = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+        const operation = operations[method];
+        expect(operation, `${method.toUpperCase()} ${path}`).toBeDefined();
+        if (Object.keys(operation!.responses).some((status) => status.startsWith('2'))) continue;
+        expect(Object.keys(operation!.responses)).toContain('405');
+        declared.push([method.toUpperCase(), path.replace('{id}', 'some-id')]);
+      }
+    }
+    // A 405 comes before the key is read: no key, so no account's rate limit is spent.
+    const statuses = await Promise.all(declared.map(([method, path]) => api(server, method, path, method === 'GET' ? {} : { body: {} })));
+    expect(statuses.map((response, index) => `${declared[index]!.join(' ')} ${response.status}`)).toEqual(
+      declared.map(([method, path]) => `${method} ${path} 405`),
+    );
+    // GET and PUT of validate-formula and DELETE of presets among them.
+    expect(declared.length).toBeGreaterThan(20);
+    expect(Object.keys(document.paths['/api/v2/templates/validate-formula']!.get!.responses)).toContain('405');
+    expect(Object.keys(document.paths['/api/v2/templates/presets']!.delete!.responses)).toContain('405');
+  });
+
+  it('bounds no template id: a 501-character id is the 404 of an id that names nothing', async () => {
+    const document = serviceOpenApiDocument() as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; schema: Record<string, unknown> }> }>> };
+    const id = document.paths['/api/v2/templates/{id}']!.get!.parameters!.find((parameter) => parameter.name === 'id')!;
+    expect(id.schema).not.toHaveProperty('maxLength');
+    expectError(await get(`/api/v2/templates/${'a'.repeat(501)}`), 404, 'NOT_FOUND');
+  });
+
   it('names operations like the CLI verbs, bounds page and limit, and lists the closed sets', () => {
     type Schema = { type?: string; enum?: string[]; minimum?: number; maximum?: number; default?: number };
     const document = serviceOpenApiDocument() as {

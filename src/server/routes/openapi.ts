@@ -112,6 +112,9 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   return errorCodes.filter((code) => codes.has(code));
 }
 
+// No length bound: an id of any length that names nothing is a 404, not a 400.
+const ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
+
 const AUTHENTICATED = [{ apiKey: [] }, { xApiKey: [] }, { bearer: [] }];
 
 function operation(endpoint: Endpoint): Record<string, unknown> {
@@ -147,7 +150,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
     ...(endpoint.auth ? {} : { security: [] }),
     parameters: [
       ...(endpoint.url.includes(':id')
-        ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 500 } }]
+        ? [ID_PARAMETER]
         : []),
       ...queryParameters(endpoint.query),
       ...(endpoint.cacheable ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the client holds', schema: { type: 'string' } }] : []),
@@ -169,6 +172,29 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   };
 }
 
+/** The methods the document declares on every path: those a path lacks answer 405. */
+const DECLARED_METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+/**
+ * A method a path does not have, as the service answers it: a 405 with the methods it has in
+ * Allow, before any key is checked (a rate limit still comes first).
+ */
+function notAllowed(path: string, method: string, operations: Record<string, unknown>): Record<string, unknown> {
+  const allowed = Object.keys(operations).map((name) => name.toUpperCase());
+  const name = path
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== 'api')
+    .map((segment) => segment.replace(/[{}]/g, '').replace(/(^|-)(\w)/g, (_match, _dash, letter: string) => letter.toUpperCase()))
+    .join('');
+  return {
+    operationId: `${method}${name}NotAllowed`,
+    summary: `${method.toUpperCase()} is not allowed here (${allowed.join(', ')} are)`,
+    security: [],
+    ...(path.includes('{id}') ? { parameters: [ID_PARAMETER] } : {}),
+    responses: { '405': ref('responses', errorResponseName(405)), '429': ref('responses', errorResponseName(429)) },
+  };
+}
+
 /** The OpenAPI document, generated from the route table and the contract the routes validate with. */
 export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -179,14 +205,17 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
     if ((described.parameters as unknown[]).length === 0) delete described.parameters;
     paths[path][endpoint.method.toLowerCase()] = described;
   }
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const method of DECLARED_METHODS.filter((candidate) => !(candidate in operations))) operations[method] = notAllowed(path, method, operations);
+  }
   return {
     openapi: OPENAPI_VERSION,
     info: {
       title: 'Report templates, catalogs and queues (reportctl embedded service)',
       version: '2',
       description:
-        'Every path also answers HEAD where it answers GET. A method a path does not have is answered with ' +
-        '`Error405` (and its `Allow` header); a path the service does not have with `Error404`. Requests Node ' +
+        'Every path also answers HEAD where it answers GET. A method a path does not have is declared with ' +
+        'its one answer, `Error405` (and its `Allow` header); a path the service does not have is answered with `Error404`. Requests Node ' +
         'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408, not ' +
         'HTTP: 400) get the same error body, without rate-limit headers. ' +
         `Limits: bodies up to 1 MiB; a stored template up to ${MAX_TEMPLATE_BYTES / 1024} KiB as JSON; up to ` +
