@@ -8,6 +8,8 @@ import { seededRandom } from './faults.js';
 
 export interface ServerOptions {
   host: string;
+  /** More host names requests may be addressed to (`serve --allow-host`); `host` and loopback always. */
+  allowHosts?: readonly string[];
   port: number;
   dbPath: string;
   demo: boolean;
@@ -66,6 +68,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rateWindowMs: options.rateWindowMs,
     // Beside the built service (dist/embedded.cjs); from the sources, there is none.
     ...(typeof __dirname === 'string' ? { dashboardDir: join(__dirname, 'dashboard') } : {}),
+    hostNames: [options.host, ...(options.allowHosts ?? [])],
     faultRandom: seededRandom(options.faultSeed ?? Math.floor(Math.random() * 2 ** 32)),
   });
   try {

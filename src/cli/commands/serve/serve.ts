@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
-import { integerOption, secondsOption } from '../../parse.js';
+import { integerOption, repeatable, secondsOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
 
 export interface ServeOptions extends GlobalOptions {
   host: string;
+  allowHost: string[];
   port: number;
   db?: string;
   demo?: boolean;
@@ -27,6 +28,7 @@ export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void
     .command('serve')
     .description('Run the whole service on SQLite, for offline work, demos and CI')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allow-host <name>', 'also answer requests addressed to this host name, repeatable (loopback names and --host always)', repeatable, [])
     .option('--port <port>', 'port (0 takes a free one)', integerOption(0, 65535), 4747)
     .option('--db <path>', 'database file (`:memory:` keeps nothing; default: the user data directory)')
     .option('--demo', 'also create a demo account with keys (printed once), templates, queues and runs')
@@ -38,7 +40,7 @@ export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void
     .option('--no-access-log', 'no access-log line per request on stderr')
     .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
     .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM), atomically')
-    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', (value: string, previous: string[]) => [...previous, value], [])
+    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', repeatable, [])
     .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
     .addHelpText(
       'after',
@@ -55,6 +57,9 @@ The first line on stdout is "reportctl serve listening on http://HOST:PORT" (wit
 JSON object { url, db, keys?, dashboard? }). SIGINT or SIGTERM finish the requests in flight and stop.
 The dashboard is at http://HOST:PORT/; with --demo, the "dashboard:" line (stdout) is its URL
 with the owner key in the fragment (#key=…), which the browser never sends to the server.
+Requests addressed (Host header) to a name other than localhost, a loopback address, --host
+or an --allow-host name are refused with 400, so a page on another site cannot reach the
+service by pointing its own name here (DNS rebinding).
 
 --fault METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]
   METHOD    GET, POST, PUT, DELETE or * (any)
@@ -103,6 +108,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
   try {
     server = await startServer({
       host: options.host,
+      allowHosts: options.allowHost,
       port: options.port,
       dbPath,
       demo: options.demo === true,
