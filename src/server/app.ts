@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccessLog, logWhenAnswered, type AccessLog } from './access-log.js';
 import { admission } from './admission.js';
 import { clientErrorHandler } from './client-errors.js';
+import { DashboardCodes } from './dashboard-codes.js';
 import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './error-answers.js';
 import { fastifyOptions } from './fastify-options.js';
 import { faultInjection } from './faults.js';
@@ -33,6 +34,8 @@ export interface AppOptions {
   faultRandom?: () => number;
   /** The built dashboard (dist/dashboard), served at `/`; without it, no dashboard. */
   dashboardDir?: string;
+  /** The one-time codes the dashboard trades for a key (`serve --demo`'s URL); default: none issued. */
+  dashboardCodes?: DashboardCodes;
   /** Host names requests may be addressed to besides loopback ones (`serve --host`, `--allow-host`). */
   hostNames?: readonly string[];
 }
@@ -66,7 +69,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After admission (key, rate limit, route), right before the handler.
   app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));
   wireEndpoints(app, endpoints);
-  if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir);
+  if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir, options.dashboardCodes ?? new DashboardCodes(now));
   registerErrorAnswers(app, answerError);
   if (accessLog) registerAccessLog(app, accessLog, now);
   return app;

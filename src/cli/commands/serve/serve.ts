@@ -4,6 +4,7 @@ import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors
 import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
+import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
 
 export interface ServeOptions extends GlobalOptions {
   host: string;
@@ -56,7 +57,8 @@ Examples:
 The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
 JSON object { url, db, keys?, dashboard? }). SIGINT or SIGTERM finish the requests in flight and stop.
 The dashboard is at http://HOST:PORT/; with --demo, the "dashboard:" line (stdout) is its URL
-with the owner key in the fragment (#key=…), which the browser never sends to the server.
+with a one-time code (#code=…) that the page trades for the owner key: it works once, within
+${DASHBOARD_CODE_MINUTES} minutes, and then the page asks for the key. No URL ever holds a key.
 Requests addressed (Host header) to a name other than localhost, a loopback address, --host
 or an --allow-host name are refused with 400, so a page on another site cannot reach the
 service by pointing its own name here (DNS rebinding).
@@ -131,8 +133,8 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
   const keys = server.demoKeys;
-  // The key rides in the fragment, which a browser never sends; the page takes it out at once.
-  const dashboard = keys ? `${server.url}/#key=${encodeURIComponent(keys.ownerKey)}` : undefined;
+  // A code, never the key: the browser keeps every URL it loads in its history.
+  const dashboard = server.dashboardCode !== undefined ? `${server.url}/#code=${server.dashboardCode}` : undefined;
   if (options.json) {
     const line: Record<string, unknown> = { url: server.url, db: server.dbPath };
     if (keys) line.keys = { accountId: keys.accountId, owner: keys.ownerKey, subUser: keys.subUserKey };
@@ -144,10 +146,12 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       writeLine(deps.io.stdout, `demo account ${keys.accountId}`);
       writeLine(deps.io.stdout, `owner key:    ${keys.ownerKey}`);
       writeLine(deps.io.stdout, `sub-user key: ${keys.subUserKey}`);
-      writeLine(deps.io.stdout, `dashboard:    ${dashboard}`);
+      if (dashboard) writeLine(deps.io.stdout, `dashboard:    ${dashboard}`);
       // stderr is the access-log stream, which gets shipped to log collectors: no key there.
       writeLine(deps.io.stderr, `keys are shown once, above; try: curl -H 'apiKey: <owner key>' ${server.url}/api/v2/templates`);
-      writeLine(deps.io.stderr, 'open the dashboard URL above (it carries the owner key) in a browser');
+      if (dashboard) {
+        writeLine(deps.io.stderr, `open the dashboard URL above in a browser within ${DASHBOARD_CODE_MINUTES} minutes; it signs in once, then the page asks for the owner key`);
+      }
     } else {
       writeLine(deps.io.stderr, `dashboard: ${server.url}/ (it asks for an API key)`);
     }
