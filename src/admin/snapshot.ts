@@ -5,6 +5,7 @@ import { issuePath } from '../contract/index.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, snapshotSchema, type Snapshot } from '../contract/snapshot.js';
 import type { Store } from '../server/store/index.js';
 import { SnapshotConflict } from '../server/store/snapshot.js';
+import { templateIssues } from '../server/template-rules.js';
 import { AdminError } from './errors.js';
 
 /** The whole state of the database as one snapshot document. */
@@ -29,13 +30,31 @@ export function checkSnapshot(document: unknown, source: string): Snapshot {
   }
   const parsed = snapshotSchema.safeParse(document);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path) || '(top level)'}: ${issue.message}`);
-    const more = parsed.error.issues.length > 5 ? `; and ${parsed.error.issues.length - 5} more` : '';
-    throw new AdminError('invalid', `${source} is damaged: ${issues.join('; ')}${more}. Nothing was imported`);
+    refuse(source, 'is damaged', parsed.error.issues.map((issue) => `${issuePath(issue.path) || '(top level)'}: ${issue.message}`));
   }
   // The stored bodies are the document's own objects, not zod's copies: zod rebuilds objects
   // with their known keys first, and the API's bytes depend on the original key order.
-  return document as Snapshot;
+  const snapshot = document as Snapshot;
+  refuse(source, "breaks the API's template rules", brokenTemplateRules(snapshot));
+  return snapshot;
+}
+
+/** Throws when there are problems: the first five, each with its path in the file. */
+function refuse(source: string, what: string, problems: string[]): void {
+  if (problems.length === 0) return;
+  const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+  throw new AdminError('invalid', `${source} ${what}: ${problems.slice(0, 5).join('; ')}${more}. Nothing was imported`);
+}
+
+/** Every template checked as the API checks a body, against the snapshot's own catalogs. */
+function brokenTemplateRules(snapshot: Snapshot): string[] {
+  return snapshot.templates.flatMap(({ template }, index) =>
+    templateIssues(template, snapshot.catalogs).map(({ path: at, message }) => {
+      // The API's messages start with the field's own path; here the full path says it.
+      const reason = message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message;
+      return `${['templates', index, 'template', ...(at === '' ? [] : [at])].join('.')}: ${reason}`;
+    }),
+  );
 }
 
 /**

@@ -21,3 +21,8 @@ export function secondsOption(min = 0) {
     return value;
   };
 }
+
+/** A flag given any number of times: every value, in order. */
+export function repeatable(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -45,3 +45,10 @@ export function withoutServerOwned<T extends object>(document: T): Omit<T, (type
   for (const field of serverOwnedTemplateFields) delete fields[field];
   return fields as Omit<T, (typeof serverOwnedTemplateFields)[number]>;
 }
+
+/**
+ * Where the dashboard trades the one-time code of the URL `serve --demo` prints for the key:
+ * POST `{ "code" }`, answered `{ "apiKey" }`. A code works once, within this many minutes.
+ */
+export const DASHBOARD_SIGN_IN_PATH = '/dashboard/sign-in';
+export const DASHBOARD_CODE_MINUTES = 5;

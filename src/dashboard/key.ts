@@ -1,6 +1,7 @@
-// The API key lives in sessionStorage only (gone with the tab). A key handed over in the URL
-// fragment (#key=…, as `serve --demo` prints it) never reaches the server, and is taken out
-// of the address bar at once so it stays out of history and screenshots.
+// The API key lives in sessionStorage only (gone with the tab), and never in a URL: a browser
+// keeps every URL it loads in its history, whatever the page does to the address bar later.
+// `serve --demo` prints a URL with a one-time code instead (#code=…), which the page trades
+// once for the key (service.ts).
 
 const STORAGE_NAME = 'reportctl.apiKey';
 
@@ -17,16 +18,13 @@ export function forgetKey(): void {
   sessionStorage.removeItem(STORAGE_NAME);
 }
 
-/** Moves a `#key=…` fragment into sessionStorage and out of the address bar. */
-export function takeKeyFromFragment(): void {
-  const match = /^#key=([^&]*)/.exec(location.hash);
-  if (!match) return;
-  let key = '';
-  try {
-    key = decodeURIComponent(match[1]!);
-  } catch {
-    key = '';
-  }
+/**
+ * The code of a `#code=…` fragment, taken out of the address bar. A `#key=…` fragment is
+ * taken out too but never read: a key from a URL could be anyone's.
+ */
+export function takeCodeFromFragment(): string | null {
+  const match = /^#(code|key)=([^&]*)/.exec(location.hash);
+  if (!match) return null;
   history.replaceState(null, '', `${location.pathname}${location.search}#/templates`);
-  if (key.trim() !== '') storeKey(key);
+  return match[1] === 'code' && match[2] !== '' ? match[2]! : null;
 }

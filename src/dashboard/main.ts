@@ -1,8 +1,9 @@
 // The dashboard's entry: the key, the navigation between views, and nothing shown or asked of
 // the service until there is a key.
+import { DASHBOARD_CODE_MINUTES } from '../contract/vocabulary.js';
 import { el, labelled, message } from './dom.js';
-import { forgetKey, storedKey, storeKey, takeKeyFromFragment } from './key.js';
-import { connectService, type Service, type ServiceError } from './service.js';
+import { forgetKey, storedKey, storeKey, takeCodeFromFragment } from './key.js';
+import { connectService, redeemCode, type Service, type ServiceError } from './service.js';
 import { catalogsView } from './views/catalogs.js';
 import { formulaView } from './views/formula.js';
 import { queueRunsView } from './views/queue-runs.js';
@@ -85,14 +86,25 @@ function keyForm(): HTMLElement {
   return form;
 }
 
+/**
+ * Trades a code from the URL for the key, only when the tab has none: a stored key is never
+ * replaced without asking, so a page that opened this one cannot swap it.
+ */
+async function signIn(code: string | null): Promise<void> {
+  if (code === null || storedKey() !== null) return show();
+  main.replaceChildren(message('Signing in…'));
+  const key = await redeemCode(code);
+  if (key !== null) storeKey(key);
+  show();
+  if (key === null) {
+    main.prepend(message(`This dashboard link was already used or has expired (each works once, within ${DASHBOARD_CODE_MINUTES} minutes). Enter the API key instead.`, 'error'));
+  }
+}
+
 forgetButton.addEventListener('click', () => {
   forgetKey();
   show();
 });
-// A #key=… pasted into an open tab is taken as on load.
-window.addEventListener('hashchange', () => {
-  takeKeyFromFragment();
-  show();
-});
-takeKeyFromFragment();
-show();
+// A #code=… pasted into an open tab without a key is taken as on load.
+window.addEventListener('hashchange', () => void signIn(takeCodeFromFragment()));
+void signIn(takeCodeFromFragment());

@@ -1,5 +1,6 @@
 // The page reads the service as any client does: /api/v2 with the key in the apiKey header.
 // The key never goes into a URL.
+import { DASHBOARD_SIGN_IN_PATH } from '../contract/vocabulary.js';
 import type { RateBucket } from './pacing.js';
 
 /** An answer other than 2xx, in the service's error shape where it has one. */
@@ -73,4 +74,22 @@ export function connectService(apiKey: string, onKeyRefused: (error: ServiceErro
       return reads;
     },
   };
+}
+
+/** The key a one-time code stands for; null when the service refuses the code (used, expired, unknown) or cannot be reached. */
+export async function redeemCode(code: string): Promise<string | null> {
+  try {
+    const response = await fetch(DASHBOARD_SIGN_IN_PATH, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+    });
+    const body = (response.ok ? await response.json() : {}) as { apiKey?: unknown };
+    return typeof body.apiKey === 'string' && body.apiKey.trim() !== '' ? body.apiKey : null;
+  } catch {
+    return null;
+  }
 }

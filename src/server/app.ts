@@ -2,9 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccessLog, logWhenAnswered, type AccessLog } from './access-log.js';
 import { admission } from './admission.js';
 import { clientErrorHandler } from './client-errors.js';
+import { DashboardCodes } from './dashboard-codes.js';
 import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './error-answers.js';
 import { fastifyOptions } from './fastify-options.js';
 import { faultInjection } from './faults.js';
+import { hostCheck, registerHostCheck } from './host-check.js';
 import { registerJsonBody } from './json-body.js';
 import { registerDashboard } from './routes/dashboard.js';
 import { serviceEndpoints } from './routes/service.js';
@@ -32,6 +34,10 @@ export interface AppOptions {
   faultRandom?: () => number;
   /** The built dashboard (dist/dashboard), served at `/`; without it, no dashboard. */
   dashboardDir?: string;
+  /** The one-time codes the dashboard trades for a key (`serve --demo`'s URL); default: none issued. */
+  dashboardCodes?: DashboardCodes;
+  /** Host names requests may be addressed to besides loopback ones (`serve --host`, `--allow-host`). */
+  hostNames?: readonly string[];
 }
 
 /** The service as a Fastify app that does not listen yet: each concern a module of its own. */
@@ -41,11 +47,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const endpoints = serviceEndpoints(options.store);
   const admitted = admission({ ...options, endpoints, now });
   const answerError = errorAnswer(options.errorLog);
+  const checkHost = hostCheck(options.hostNames ?? []);
 
   const app = Fastify(
     fastifyOptions(options, {
       frameworkErrors: frameworkErrorAnswer(
-        admitted.admit,
+        async (request, reply) => {
+          checkHost(request);
+          await admitted.admit(request, reply);
+        },
         answerError,
         accessLog && ((request, reply) => logWhenAnswered(accessLog, now, request, reply)),
       ),
@@ -53,11 +63,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }),
   );
   registerJsonBody(app);
+  // First: a request to a name this service is not is refused before it spends a rate limit.
+  registerHostCheck(app, checkHost);
   admitted.register(app);
   // After admission (key, rate limit, route), right before the handler.
   app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));
   wireEndpoints(app, endpoints);
-  if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir);
+  if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir, options.dashboardCodes ?? new DashboardCodes(now));
   registerErrorAnswers(app, answerError);
   if (accessLog) registerAccessLog(app, accessLog, now);
   return app;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { buildApp } from './app.js';
+import { DashboardCodes } from './dashboard-codes.js';
 import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
 import { isBusyError, SERVING_BUSY_TIMEOUT_MS, setBusyTimeout, type Store } from './store/index.js';
@@ -8,6 +9,8 @@ import { seededRandom } from './faults.js';
 
 export interface ServerOptions {
   host: string;
+  /** More host names requests may be addressed to (`serve --allow-host`); `host` and loopback always. */
+  allowHosts?: readonly string[];
   port: number;
   dbPath: string;
   demo: boolean;
@@ -38,6 +41,8 @@ export interface RunningServer {
   url: string;
   dbPath: string;
   demoKeys?: DemoKeys;
+  /** With the demo and a built dashboard: a one-time code the dashboard trades for the owner key. */
+  dashboardCode?: string;
   store: Store;
   /** Stops accepting, finishes the requests in flight, then closes the database. */
   close(): Promise<void>;
@@ -55,6 +60,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   // From here on, requests wait for another process's lock between attempts (store/busy.ts).
   setBusyTimeout(store.db, SERVING_BUSY_TIMEOUT_MS);
+  // Beside the built service (dist/embedded.cjs); from the sources, there is none.
+  const dashboardDir = typeof __dirname === 'string' ? join(__dirname, 'dashboard') : undefined;
+  const dashboardCodes = new DashboardCodes();
   const app = buildApp({
     store,
     readsPerMinute: options.readsPerMinute,
@@ -64,8 +72,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
     rateWindowMs: options.rateWindowMs,
-    // Beside the built service (dist/embedded.cjs); from the sources, there is none.
-    ...(typeof __dirname === 'string' ? { dashboardDir: join(__dirname, 'dashboard') } : {}),
+    ...(dashboardDir !== undefined ? { dashboardDir, dashboardCodes } : {}),
+    hostNames: [options.host, ...(options.allowHosts ?? [])],
     faultRandom: seededRandom(options.faultSeed ?? Math.floor(Math.random() * 2 ** 32)),
   });
   try {
@@ -93,6 +101,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}`,
     dbPath: options.dbPath,
     ...(demoKeys ? { demoKeys } : {}),
+    ...(demoKeys && dashboardDir !== undefined ? { dashboardCode: dashboardCodes.issue(demoKeys.ownerKey) } : {}),
     store,
     close: async () => {
       stopSimulator();

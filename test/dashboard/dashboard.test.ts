@@ -4,13 +4,15 @@
 // test/artifacts/ for a person to look at.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkFormula, evaluate } from '../../src/formula/index.js';
 import { renderTemplateSvg } from '../../src/preview/index.js';
 import { spawnCli } from '../helpers/cli.js';
-import { api, startServe, type TestServer } from '../helpers/server.js';
+import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
 import { minimalBody, readCatalogs, type CatalogsOverHttp, type Page as ListPage } from '../helpers/http.js';
 import { hasProgram, testWith } from '../helpers/programs.js';
 
@@ -45,9 +47,8 @@ beforeAll(async () => {
   if (!hasProgram('chromium')) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   const { launch } = await import('puppeteer-core');
-  const executablePath = spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim();
   browser = await launch({
-    executablePath,
+    executablePath: chromiumPath(),
     headless: true,
     // Root in a container: no user namespaces for chromium's sandbox.
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
@@ -62,6 +63,8 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+const chromiumPath = () => spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim();
 
 async function openPage(width: number = WIDTHS.desktop): Promise<OpenedPage> {
   const page = await browser!.newPage();
@@ -168,16 +171,18 @@ describe('serving the page', () => {
     expect((await api(server, 'GET', '/api/v2/templates')).status).toBe(401);
   });
 
-  it('serve --demo gives the dashboard URL with the owner key in the fragment, on stdout only; serve without --demo names the page on stderr', async () => {
-    expect(demo.dashboard).toBe(`${demo.url}/#key=${demo.keys.owner}`);
+  it('serve --demo gives the dashboard URL with a one-time code, never the key, on stdout only; serve without --demo names the page on stderr', async () => {
+    expect(demo.dashboard).toMatch(new RegExp(`^${demo.url.replace(/\./g, '\\.')}/#code=[A-Za-z0-9_-]{22}$`));
     expect(server.process.stderr()).not.toContain(demo.keys.owner);
     const plain = await spawnCli(['serve', '--port', '0', '--db', ':memory:', '--demo']);
     try {
       const url = /listening on (\S+)/.exec(plain.firstLine)![1]!;
       await expect.poll(() => plain.stdout(), { timeout: 10_000 }).toMatch(/^dashboard: +\S+$/m);
       const owner = /owner key: +(\S+)/.exec(plain.stdout())![1]!;
-      expect(/^dashboard: +(\S+)$/m.exec(plain.stdout())![1]).toBe(`${url}/#key=${owner}`);
-      await expect.poll(() => plain.stderr(), { timeout: 10_000 }).toContain('open the dashboard URL above');
+      const dashboard = /^dashboard: +(\S+)$/m.exec(plain.stdout())![1]!;
+      expect(dashboard.startsWith(`${url}/#code=`)).toBe(true);
+      expect(dashboard).not.toContain(owner);
+      await expect.poll(() => plain.stderr(), { timeout: 10_000 }).toContain('open the dashboard URL above in a browser within 5 minutes');
       expect(plain.stderr()).not.toContain(owner);
     } finally {
       await plain.stop();
@@ -212,26 +217,87 @@ describe('the dashboard in a browser', () => {
 
   testWith(
     'chromium',
-    'the #key= URL that serve --demo prints: the key goes to sessionStorage, out of the address bar, and into the apiKey header only',
+    'the URL serve --demo prints signs in once: the key reaches sessionStorage and the apiKey header, and no URL the browser loaded, nor its History database, holds it',
     async () => {
-      const result = await openPage();
-      await result.page.goto(demo.dashboard);
-      await result.page.waitForSelector('.card');
-      expect(result.page.url()).not.toContain('key=');
-      expect(await result.page.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBe(demo.keys.owner);
-      expect(apiRequests(result.requests).length).toBeGreaterThan(0);
-      expectCleanTraffic(result, demo.keys.owner);
-      // Forgetting the key clears the page and the storage.
-      await result.page.click('#forget-key');
-      await result.page.waitForSelector('#api-key');
-      expect(await result.page.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBeNull();
-      expect(await result.page.$$('.card')).toHaveLength(0);
-      // A #key= URL pasted into the open tab is taken the same way.
-      await result.page.evaluate(`location.hash = ${JSON.stringify(`#key=${demo.keys.subUser}`)}`);
-      await result.page.waitForSelector('.card');
-      expect(result.page.url()).not.toContain('key=');
-      expect(await result.page.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBe(demo.keys.subUser);
-      expect(apiRequests(result.requests).at(-1)!.headers.apikey).toBe(demo.keys.subUser);
+      // A browser of its own, with a profile on disk (it keeps history), and a serve of its own:
+      // its code is spent here.
+      const own = await startServe({ extraArgs: ['--demo'] });
+      const profile = tempDir('reportctl-chromium-');
+      const { launch } = await import('puppeteer-core');
+      const withHistory = await launch({ executablePath: chromiumPath(), headless: true, userDataDir: profile, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+      const line = JSON.parse(own.process.firstLine) as DemoLine;
+      const loaded: string[] = [];
+      try {
+        const watch = (page: Page) => {
+          page.on('request', (request) => loaded.push(request.url()));
+          page.on('framenavigated', (frame) => loaded.push(frame.url()));
+        };
+        const page = await withHistory.newPage();
+        watch(page);
+        await page.goto(line.dashboard);
+        await page.waitForSelector('.card');
+        expect(await page.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBe(line.keys.owner);
+        expect(page.url()).toBe(`${line.url}/#/templates`);
+        // The same URL again, in another tab: the code is spent, and the page asks for the key.
+        const again = await withHistory.newPage();
+        watch(again);
+        await again.goto(line.dashboard);
+        await again.waitForSelector('.message.error');
+        expect(await text(again, '.message.error')).toContain('already used or has expired');
+        expect(await again.$('#api-key')).not.toBeNull();
+        expect(await again.evaluate('sessionStorage.getItem("reportctl.apiKey")')).toBeNull();
+        // Nor does it trade a code from outside the page.
+        const code = new URL(line.dashboard).hash.slice('#code='.length);
+        const reused = await fetch(`${line.url}/dashboard/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+        expect(reused.status).toBe(400);
+      } finally {
+        await withHistory.close();
+        await own.stop();
+      }
+      expect(loaded.some((url) => url.includes('#code='))).toBe(true);
+      for (const url of loaded) expect(url).not.toContain(line.keys.owner);
+      // What the browser keeps once closed: the URLs it visited (with the spent code), no key.
+      const history = new Database(join(profile, 'Default', 'History'), { readonly: true });
+      const visited = history.prepare<[], { url: string }>('SELECT url FROM urls').all().map((row) => row.url);
+      history.close();
+      expect(visited).toContain(line.dashboard);
+      for (const url of visited) expect(url).not.toContain(line.keys.owner);
+      for (const name of readdirSync(join(profile, 'Default')).filter((file) => file.startsWith('History'))) {
+        expect(readFileSync(join(profile, 'Default', name)).includes(line.keys.owner), name).toBe(false);
+      }
+    },
+    // A second browser and a second serve to start.
+    2 * BROWSER_TEST_MS,
+  );
+
+  testWith(
+    'chromium',
+    'a page that opened the dashboard cannot swap its key, and a key or code in a URL never replaces the stored one',
+    async () => {
+      const opener = await openPage();
+      await opener.page.goto('about:blank');
+      await opener.page.evaluate(`window.dashboard = window.open(${JSON.stringify(`${server.url}/`)})`);
+      const target = await browser!.waitForTarget((candidate) => candidate.url().startsWith(`${server.url}/`));
+      const dashboard: OpenedPage = { page: (await target.page())!, requests: [], errors: [] };
+      opened.push(dashboard);
+      dashboard.page.on('request', (request) => dashboard.requests.push({ url: request.url(), headers: request.headers() }));
+      await enterKey(dashboard.page, demo.keys.owner);
+      await dashboard.page.waitForSelector('.card');
+      const stored = () => dashboard.page.evaluate('sessionStorage.getItem("reportctl.apiKey")');
+      // The opener points the dashboard at another key, then at a code: nothing changes.
+      for (const fragment of [`#key=${demo.keys.subUser}`, '#code=AAAAAAAAAAAAAAAAAAAAAA']) {
+        await opener.page.evaluate(`try { window.dashboard.location = ${JSON.stringify(`${server.url}/${fragment}`)} } catch {}`);
+      }
+      // The same from within the page (a link, a pasted URL).
+      for (const fragment of [`#key=${demo.keys.subUser}`, '#code=AAAAAAAAAAAAAAAAAAAAAA']) {
+        await dashboard.page.evaluate(`location.hash = ${JSON.stringify(fragment)}`);
+        await dashboard.page.waitForFunction(`!location.hash.includes('=')`);
+      }
+      await dashboard.page.waitForSelector('.card');
+      expect(await stored()).toBe(demo.keys.owner);
+      expect(dashboard.requests.filter((request) => request.url.endsWith('/dashboard/sign-in'))).toEqual([]);
+      const lastApiRequest = apiRequests(dashboard.requests).at(-1)!;
+      expect(lastApiRequest.headers.apikey).toBe(demo.keys.owner);
     },
     BROWSER_TEST_MS,
   );

@@ -131,6 +131,21 @@ describe('export → import', () => {
   });
 });
 
+type TemplateDocument = Record<string, unknown> & { layouts: { portrait: { elements: unknown[] } } };
+
+/** The snapshot with its first template changed. */
+const withTemplate = (change: (template: TemplateDocument) => TemplateDocument) => (document: Record<string, unknown>) => {
+  const [first, ...rest] = document.templates as Array<{ template: TemplateDocument }>;
+  return { ...document, templates: [{ ...first!, template: change(first!.template) }, ...rest] };
+};
+
+/** The snapshot with its first template's portrait elements made from its first one. */
+const withElements = (change: (element: Record<string, unknown>) => unknown[]) =>
+  withTemplate((template) => ({
+    ...template,
+    layouts: { ...template.layouts, portrait: { ...template.layouts.portrait, elements: change(template.layouts.portrait.elements[0] as Record<string, unknown>) } },
+  }));
+
 describe('a snapshot that cannot be imported changes nothing', () => {
   let target: string;
   let before: string;
@@ -166,6 +181,17 @@ describe('a snapshot that cannot be imported changes nothing', () => {
       /damaged: queue run .* belongs to another account/,
       2,
     ],
+    // The API's template rules hold for imported templates too (test/server/http-hardening.test.ts holds them for the API).
+    ['with escape sequences in a template name', withTemplate((template) => ({ ...template, name: 'Lot 7\u001b]0;TITLE\u0007\u001b[2J' })), /breaks the API's template rules: templates\.0\.template\.name: contains a control character\. Nothing was imported/, 2],
+    ['with 5,000 elements in a layout', withElements((element) => Array.from({ length: 5000 }, () => element)), /templates\.0\.template\.layouts\.portrait\.elements: at most 200 elements per orientation/, 2],
+    ['with an element property of 2,000 characters', withElements((element) => [{ ...element, note: 'n'.repeat(2000) }]), /templates\.0\.template\.layouts\.portrait\.elements\.0\.note: at most 1024 characters as JSON/, 2],
+    ['with a control character in an element property', withElements((element) => [{ ...element, note: 'a\u001b[2Jb' }]), /templates\.0\.template\.layouts\.portrait\.elements\.0\.note: contains a control character/, 2],
+    [
+      'with a template over 256 KiB',
+      withElements((element) => [{ ...element, ...Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`p${index}`, 'x'.repeat(1000)])) }]),
+      /templates\.0\.template: A stored template is at most 256 KiB/,
+      2,
+    ],
   ] as const)('%s: a clear error, the database unchanged', async (name, mutate, message, code) => {
     const file = join(tempDir(), 'bad.json');
     const document = JSON.parse(readFileSync(snapshotFile, 'utf8')) as Record<string, unknown>;
@@ -175,6 +201,16 @@ describe('a snapshot that cannot be imported changes nothing', () => {
     expect(result.code, name).toBe(code);
     expect(result.stderr).toMatch(message);
     expect(JSON.stringify(await state())).toBe(before);
+  });
+
+  it('serve --import refuses a template the API would refuse, naming its path, and does not start', async () => {
+    const file = join(tempDir(), 'hostile.json');
+    const document = JSON.parse(readFileSync(snapshotFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(withTemplate((template) => ({ ...template, name: 'x\u001b[2J' }))(document)));
+    const result = await runCli(['serve', '--port', '0', '--import', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/breaks the API's template rules: templates\.0\.template\.name: contains a control character/);
   });
 
   it('a damaged file does not even create the database', async () => {

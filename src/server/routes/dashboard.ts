@@ -2,13 +2,17 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.js';
+import { z } from 'zod';
+import { DASHBOARD_CODE_MINUTES, DASHBOARD_SIGN_IN_PATH } from '../../contract/vocabulary.js';
+import type { DashboardCodes } from '../dashboard-codes.js';
+import { ApiError, parseOr400, validationFailed } from '../errors.js';
 
 /**
  * The dashboard (src/dashboard/, built into dist/dashboard/ by scripts/build.mjs): a page at
  * `/` and its files under `/dashboard/`. The page holds no data, so these routes need no key
  * and are outside the API's admission, rate limits and OpenAPI document; the page reads the
- * service through /api/v2 with the key its user gives it, as any client does.
+ * service through /api/v2 with the key its user gives it, as any client does. The one route
+ * that answers a key trades a one-time code for it (dashboard-codes.ts).
  */
 export const DASHBOARD_ASSETS_PATH = '/dashboard/';
 
@@ -75,7 +79,9 @@ export function isDashboardRequest(request: FastifyRequest): boolean {
   return (request.routeOptions.config as { dashboard?: boolean } | undefined)?.dashboard === true && DASHBOARD_PATH.test(request.url);
 }
 
-export function registerDashboard(app: FastifyInstance, dir: string): void {
+const signInSchema = z.strictObject({ code: z.string().max(100) });
+
+export function registerDashboard(app: FastifyInstance, dir: string, codes: DashboardCodes): void {
   // Read on the first request, so a server nobody opens the page of never reads them.
   let files: Map<string, DashboardFile> | null | undefined;
   const answer = (name: string, request: FastifyRequest, reply: FastifyReply) => {
@@ -85,6 +91,8 @@ export function registerDashboard(app: FastifyInstance, dir: string): void {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
+      // A page that opened this one (window.open) gets no handle on it: it cannot navigate it.
+      'cross-origin-opener-policy': 'same-origin',
     });
     if (!files) throw new ApiError('NOT_FOUND', 'The dashboard is not built into this copy of reportctl (npm run build)');
     const file = files.get(name);
@@ -93,6 +101,15 @@ export function registerDashboard(app: FastifyInstance, dir: string): void {
     if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
     return reply.send(file.body);
   };
+  app.post(DASHBOARD_SIGN_IN_PATH, { config: DASHBOARD_ROUTE }, async (request, reply) => {
+    const { code } = parseOr400(signInSchema, request.body);
+    const apiKey = codes.redeem(code);
+    reply.header('cache-control', 'no-store');
+    if (apiKey === null) {
+      throw validationFailed([{ path: 'code', message: `The code is used, expired or unknown: each works once, within ${DASHBOARD_CODE_MINUTES} minutes` }], 'Sign-in');
+    }
+    return { apiKey };
+  });
   app.get('/', { config: DASHBOARD_ROUTE }, (request, reply) => answer(PAGE, request, reply));
   app.get(`${DASHBOARD_ASSETS_PATH}:file`, { config: DASHBOARD_ROUTE }, (request, reply) => {
     const { file } = request.params as { file: string };

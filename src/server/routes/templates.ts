@@ -1,6 +1,5 @@
 import {
   formulaRulesOf,
-  MAX_TEMPLATE_BYTES,
   paginated,
   pageQuerySchema,
   presetSchema,
@@ -9,11 +8,11 @@ import {
   templatesQuerySchema,
   validateFormulaBodySchema,
   validateFormulaResultSchema,
-  validateTemplateBody,
   type TemplateBody,
 } from '../../contract/index.js';
 import { checkFormula } from '../../formula/check.js';
-import { ApiError, notFound, validationFailed } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
+import { storableTemplate } from '../template-rules.js';
 import type { Store } from '../store/index.js';
 import { jsonText, withHeaders } from './answer.js';
 import { presets } from '../../contract/default-catalogs.js';
@@ -28,15 +27,7 @@ const demoBody = (index: number) => {
 const customFormula = (demoBody(3) as { formula?: string }).formula;
 
 export function templateEndpoints(store: Store): Endpoint[] {
-  /** Valid, and small enough to store: a page of 100 templates stays under 26 MiB. */
-  function validTemplate(body: unknown): TemplateBody {
-    const validation = validateTemplateBody(body, store.catalogs.get());
-    if (!validation.success) throw validationFailed(validation.issues);
-    if (Buffer.byteLength(JSON.stringify(validation.template)) > MAX_TEMPLATE_BYTES) {
-      throw new ApiError('PAYLOAD_TOO_LARGE', `A stored template is at most ${MAX_TEMPLATE_BYTES / 1024} KiB (as JSON, with its defaults)`);
-    }
-    return validation.template;
-  }
+  const validTemplate = (body: unknown): TemplateBody => storableTemplate(body, store.catalogs.get());
 
   return [
     defineEndpoint({

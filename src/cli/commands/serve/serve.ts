@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
-import { integerOption, secondsOption } from '../../parse.js';
+import { integerOption, repeatable, secondsOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
+import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
 
 export interface ServeOptions extends GlobalOptions {
   host: string;
+  allowHost: string[];
   port: number;
   db?: string;
   demo?: boolean;
@@ -27,6 +29,7 @@ export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void
     .command('serve')
     .description('Run the whole service on SQLite, for offline work, demos and CI')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allow-host <name>', 'also answer requests addressed to this host name, repeatable (loopback names and --host always)', repeatable, [])
     .option('--port <port>', 'port (0 takes a free one)', integerOption(0, 65535), 4747)
     .option('--db <path>', 'database file (`:memory:` keeps nothing; default: the user data directory)')
     .option('--demo', 'also create a demo account with keys (printed once), templates, queues and runs')
@@ -38,7 +41,7 @@ export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void
     .option('--no-access-log', 'no access-log line per request on stderr')
     .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
     .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM), atomically')
-    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', (value: string, previous: string[]) => [...previous, value], [])
+    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', repeatable, [])
     .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
     .addHelpText(
       'after',
@@ -54,7 +57,11 @@ Examples:
 The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
 JSON object { url, db, keys?, dashboard? }). SIGINT or SIGTERM finish the requests in flight and stop.
 The dashboard is at http://HOST:PORT/; with --demo, the "dashboard:" line (stdout) is its URL
-with the owner key in the fragment (#key=…), which the browser never sends to the server.
+with a one-time code (#code=…) that the page trades for the owner key: it works once, within
+${DASHBOARD_CODE_MINUTES} minutes, and then the page asks for the key. No URL ever holds a key.
+Requests addressed (Host header) to a name other than localhost, a loopback address, --host
+or an --allow-host name are refused with 400, so a page on another site cannot reach the
+service by pointing its own name here (DNS rebinding).
 
 --fault METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]
   METHOD    GET, POST, PUT, DELETE or * (any)
@@ -103,6 +110,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
   try {
     server = await startServer({
       host: options.host,
+      allowHosts: options.allowHost,
       port: options.port,
       dbPath,
       demo: options.demo === true,
@@ -125,8 +133,8 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
   const keys = server.demoKeys;
-  // The key rides in the fragment, which a browser never sends; the page takes it out at once.
-  const dashboard = keys ? `${server.url}/#key=${encodeURIComponent(keys.ownerKey)}` : undefined;
+  // A code, never the key: the browser keeps every URL it loads in its history.
+  const dashboard = server.dashboardCode !== undefined ? `${server.url}/#code=${server.dashboardCode}` : undefined;
   if (options.json) {
     const line: Record<string, unknown> = { url: server.url, db: server.dbPath };
     if (keys) line.keys = { accountId: keys.accountId, owner: keys.ownerKey, subUser: keys.subUserKey };
@@ -138,10 +146,12 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       writeLine(deps.io.stdout, `demo account ${keys.accountId}`);
       writeLine(deps.io.stdout, `owner key:    ${keys.ownerKey}`);
       writeLine(deps.io.stdout, `sub-user key: ${keys.subUserKey}`);
-      writeLine(deps.io.stdout, `dashboard:    ${dashboard}`);
+      if (dashboard) writeLine(deps.io.stdout, `dashboard:    ${dashboard}`);
       // stderr is the access-log stream, which gets shipped to log collectors: no key there.
       writeLine(deps.io.stderr, `keys are shown once, above; try: curl -H 'apiKey: <owner key>' ${server.url}/api/v2/templates`);
-      writeLine(deps.io.stderr, 'open the dashboard URL above (it carries the owner key) in a browser');
+      if (dashboard) {
+        writeLine(deps.io.stderr, `open the dashboard URL above in a browser within ${DASHBOARD_CODE_MINUTES} minutes; it signs in once, then the page asks for the owner key`);
+      }
     } else {
       writeLine(deps.io.stderr, `dashboard: ${server.url}/ (it asks for an API key)`);
     }

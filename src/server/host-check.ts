@@ -1,0 +1,45 @@
+import { isIP } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationFailed } from './errors.js';
+import { ECHO_MAX, shown } from './log-redaction.js';
+
+/** Addresses that listen on every interface: then any IP address names this service. */
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);
+
+/** The host name of a Host header or a --host value, without port, brackets or final dot, in lower case. */
+export function hostName(host: string): string {
+  const trimmed = host.trim().toLowerCase();
+  if (trimmed.startsWith('[')) return trimmed.slice(1).split(']')[0]!;
+  // A bare IPv6 address (a --host value) has colons of its own, and no port.
+  return isIP(trimmed) === 6 ? trimmed : trimmed.replace(/:\d*$/, '').replace(/\.$/, '');
+}
+
+const isLoopback = (name: string) => name === 'localhost' || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
+
+/**
+ * Whether a request's Host names this service: a loopback name or address, one of `names`
+ * (serve's --host and --allow-host), or any IP address when listening on all of them. A page
+ * on another name that resolves here (DNS rebinding) is refused, so it never reads the
+ * dashboard, the OpenAPI document or the API as its own origin; an address cannot be
+ * rebound, a name can.
+ */
+export function hostCheck(names: readonly string[]): (request: FastifyRequest) => void {
+  const allowed = new Set(names.map(hostName));
+  const anyAddress = [...allowed].some((name) => WILDCARD_ADDRESSES.has(name));
+  return (request) => {
+    const host = request.headers.host;
+    // No Host at all is admission's to refuse (HTTP/1.1 requires one; HTTP/1.0 has none).
+    if (host === undefined || host === '') return;
+    const name = hostName(host);
+    if (isLoopback(name) || allowed.has(name) || (anyAddress && isIP(name) !== 0)) return;
+    throw validationFailed(
+      [{ path: '', message: `Host ${shown(host, ECHO_MAX)} is not a name this service answers as; start it with --allow-host NAME to add one` }],
+      'Request',
+    );
+  };
+}
+
+/** Checks every request's Host before anything else runs for it. */
+export function registerHostCheck(app: FastifyInstance, check: (request: FastifyRequest) => void): void {
+  app.addHook('onRequest', async (request) => check(request));
+}
