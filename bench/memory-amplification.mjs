@@ -1,19 +1,27 @@
-// Issue 17, item 2: can one account push `serve` into gigabytes of memory within the default
-// read limit? One account fills its plan (100 templates) with near-maximal documents, then 8
-// loops GET /api/v2/templates?limit=100 at once for a while; meanwhile another account lists
-// its own templates every 250 ms. Prints serve's peak RSS during the attack (VmHWM from
-// /proc, reset after setup) and the other account's latency; PASS/FAIL against the targets
-// (peak RSS < 512 MB, other account's p99 < 100 ms); exits 1 on FAIL. Linux only.
+// Can accounts push `serve` into gigabytes of memory within the default read limit? Each
+// attacking account fills its plan (100 templates) with near-maximal documents (~250 KiB, a
+// page of 100 is ~25 MB). Two attacks, each with serve's peak RSS (VmHWM from /proc, reset
+// before it):
+// 1. one account's 8 loops GET /api/v2/templates?limit=100 at once for a while; meanwhile
+//    another account lists its own templates every 250 ms (its latency is printed);
+// 2. many accounts (11 by default) each open 4 connections for that page and stop reading
+//    after the first byte: the answers cannot drain. Prints how long each account's own
+//    requests are refused (its in-flight slots held) and the other account's answers.
+// PASS/FAIL against the targets (peak RSS < 512 MB in both, the other account's p99 < 100 ms
+// in the first); exits 1 on FAIL. Linux only.
 //
 //   npm run build && node bench/memory-amplification.mjs            # this checkout
 //   node bench/memory-amplification.mjs --root /work/main            # another build, for "before"
 //   options: --seconds 20  --template-kib 940,250 (the first size the server accepts is used)
-// Not part of `npm test`: it takes about a minute and wants the machine to itself.
+//            --accounts 11 --hold-seconds 30 (how long the second attack's readers stay stalled)
+// Not part of `npm test`: it takes a few minutes and wants the machine to itself.
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
 import { adminOf, servedUrl, spawnServe } from './serve.mjs';
 
 const { values: args } = parseArgs({
@@ -24,6 +32,8 @@ const { values: args } = parseArgs({
     // By default the loops ask again at once after a 429, as a hostile client would; with this
     // they wait Retry-After first, as reportctl's own client does.
     'honour-retry-after': { type: 'boolean', default: false },
+    accounts: { type: 'string', default: '11' },
+    'hold-seconds': { type: 'string', default: '30' },
   },
 });
 const TEMPLATES = 100;
@@ -33,6 +43,7 @@ const TARGETS = { peakRssMb: 512, otherP99Ms: 100 };
 const ELEMENT_NOTE = 'n'.repeat(1000);
 
 const bin = join(resolve(args.root), 'bin/reportctl.js');
+const Database = createRequire(join(resolve(args.root), 'package.json'))('better-sqlite3');
 const work = mkdtempSync(join(tmpdir(), 'reportctl-bench-'));
 const db = join(work, 'service.db');
 // Reads at the default limit (the attack is "within the default limits"); writes raised only
@@ -91,6 +102,24 @@ for (let i = 1; i < TEMPLATES; i++) {
   if (answer.status !== 201) throw new Error(`template ${i}: ${answer.status} ${answer.text.slice(0, 200)}`);
 }
 await call(other.apiKey, 'POST', '/api/v2/templates', { ...seed, name: 'the other account' });
+// The second attack's accounts: copies of the attacker's templates, in SQL (the API would take minutes).
+// Accounts of their own: the first attack spends the attacker's reads for a minute.
+const stallers = Array.from({ length: Number(args.accounts) }, () => admin('accounts', 'create', '--template-limit', String(TEMPLATES)));
+{
+  const sqlite = new Database(db);
+  sqlite.pragma('busy_timeout = 10000');
+  const copy = sqlite.prepare(`
+    INSERT INTO templates (id, account_id, user_id, analysis_type, report_type, report_category, document, created_at, updated_at)
+    SELECT :prefix || substr(id, 9), :accountId, :userId, analysis_type, report_type, report_category,
+           replace(replace(document, '"id":"' || id, '"id":"' || :prefix || substr(id, 9)), :fromUser, :userId), created_at, updated_at
+    FROM templates WHERE account_id = :fromAccount ORDER BY seq`);
+  sqlite.transaction(() => {
+    stallers.forEach(({ accountId, userId }, index) => {
+      copy.run({ prefix: (index + 1).toString(16).padStart(8, '0'), accountId, userId, fromUser: attacker.userId, fromAccount: attacker.accountId });
+    });
+  })();
+  sqlite.close();
+}
 const afterSetupMb = memory('VmRSS');
 // Peak RSS from here on: writing 5 to clear_refs resets VmHWM to the current RSS.
 writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
@@ -153,7 +182,63 @@ console.log(
 console.log(
   `other account before the attack: ${quiet.latencies.length} requests, p50 ${percentile(quiet.latencies, 50).toFixed(1)} ms, p99 ${percentile(quiet.latencies, 99).toFixed(1)} ms (this machine's noise floor)`,
 );
-const pass = peakMb < TARGETS.peakRssMb && p99 < TARGETS.otherP99Ms;
+
+// The second attack: every staller account's 4 connections stop reading after the first byte.
+/** Sends the page request and pauses the socket at the first byte of the answer. */
+function stalledRequest(apiKey) {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`GET /api/v2/templates?limit=100 HTTP/1.1\r\nHost: ${hostname}:${port}\r\napiKey: ${apiKey}\r\n\r\n`);
+    });
+    socket.once('data', (first) => {
+      socket.pause();
+      resolve({ socket, status: Number(first.toString('latin1').split(' ')[1]) });
+    });
+    socket.on('error', () => resolve({ socket, status: 'error' }));
+  });
+}
+await new Promise((wake) => setTimeout(wake, 2000));
+writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+const beforeStallMb = memory('VmRSS');
+/** Seconds from `since` until the account's own small request is answered 200 again (its slots freed), or null. */
+async function lockedFor(apiKey, since, until) {
+  for (;;) {
+    const answer = await call(apiKey, 'GET', '/api/v2/templates/presets?limit=1');
+    if (answer.status === 200) return (performance.now() - since) / 1000;
+    if (performance.now() > until) return null;
+    // Well within the read limit (120 a minute) over the whole hold.
+    await new Promise((wake) => setTimeout(wake, 500));
+  }
+}
+const holdUntil = performance.now() + Number(args['hold-seconds']) * 1000;
+/** The account's 4 stalled connections, then how long after their first bytes it is served again. */
+async function stallAccount({ apiKey }) {
+  const connections = await Promise.all(Array.from({ length: 4 }, () => stalledRequest(apiKey)));
+  return { connections, lockedSeconds: await lockedFor(apiKey, performance.now(), holdUntil) };
+}
+const stalls = await Promise.all(stallers.map(stallAccount));
+const stalled = stalls.flatMap(({ connections }) => connections);
+const firstBytes = new Map();
+for (const { status } of stalled) firstBytes.set(status, (firstBytes.get(status) ?? 0) + 1);
+const locks = stalls.filter(({ connections }) => connections.some(({ status }) => status === 200)).map(({ lockedSeconds }) => lockedSeconds);
+const otherDuringStall = await call(other.apiKey, 'GET', '/api/v2/templates?limit=20');
+const stallPeakMb = memory('VmHWM');
+for (const { socket } of stalled) socket.destroy();
+const freed = locks.filter((seconds) => seconds !== null);
+const range = (values) => (values.length === 0 ? '-' : `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)} s`);
+console.log(
+  `${stallers.length} accounts × 4 connections on GET /api/v2/templates?limit=100, paused after the first byte: ` +
+    `first answers ${show(firstBytes)}`,
+);
+console.log(
+  `  the ${locks.length} accounts with a stalled page served again (a small request answered 200) ${range(freed)} after the first bytes` +
+    (freed.length < locks.length ? `; ${locks.length - freed.length} still refused at ${args['hold-seconds']} s` : '') +
+    `; the other account meanwhile: ${otherDuringStall.status}`,
+);
+console.log(`  serve RSS before: ${beforeStallMb.toFixed(0)} MB; peak: ${stallPeakMb.toFixed(0)} MB (target < ${TARGETS.peakRssMb})`);
+
+const pass = peakMb < TARGETS.peakRssMb && p99 < TARGETS.otherP99Ms && stallPeakMb < TARGETS.peakRssMb;
 console.log(pass ? 'PASS' : 'FAIL');
 cleanUp();
 process.exitCode = pass ? 0 : 1;

@@ -1,32 +1,59 @@
-// `GET /api/v2/templates?limit=20` on an account of 10,000 templates: requests per second and
-// latency of `reportctl serve`, against a bare node:http server (also a process of its own)
-// that answers the very same body bytes from memory. The two are measured in alternating
-// rounds by the same load generator, so machine noise hits both alike; the ratio is the figure.
-// The load generator is undici's Pool in this process, with one loop per connection: 8 by
-// default, 32 for the figure issue 10 measured with autocannon. The service answers at most
-// MAX_IN_FLIGHT_PER_ACCOUNT (4) requests of one account at once, so the loops take turns
-// over one account per four connections, each with the same 10,000 templates: the first
-// account's are made through the API, the others' copied in SQL (same documents, same sizes).
-// Targets: serve ≥ 0.5× the bare server's requests per second at 8 connections; at 32,
-// ≥ 0.4× (goal 0.6×).
-// Run after `npm run build`: node bench/server-throughput.mjs [rounds] [seconds-per-round] [connections]
+// `GET /api/v2/templates?limit=20` on accounts of 10,000 templates: requests per second of
+// `reportctl serve` against a bare node:http server (a process of its own) that answers the
+// very same bytes from memory. The load generator is autocannon in a third process
+// (bench/load-generator.mjs), so it never shares a thread with the server it measures; the
+// bench prints each server's CPU during its rounds, and a bare server near one full core is
+// what shows the generator is not the bottleneck. Serve and bare run in alternating rounds,
+// so machine noise hits both alike; the ratio is the figure. Only 2xx answers count. On a
+// machine too busy for either server to get a core, the ratio of CPU per answer (bare's over
+// serve's) says what the ratio would be if both had one.
+// Scenarios: 32 and 8 connections, on one account and on several (connections dealt to the
+// accounts in turn). Target: serve ≥ 0.6× bare on one account, at 32 connections and at 8.
+//
+//   npm run build && node bench/server-throughput.mjs
+//   options: --rounds 5 --seconds 3 --connections 32,8 --accounts 1,8
+//            --autocannon DIR   autocannon's package folder when it is not a dependency of this checkout
+//            --profile DIR      serve alone, under `node --cpu-prof`, then a summary of where its time went
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { Pool } from 'undici';
+import { parseArgs } from 'node:util';
 
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32,8' },
+    accounts: { type: 'string', default: '1,8' },
+    autocannon: { type: 'string' },
+    profile: { type: 'string' },
+  },
+});
 const TEMPLATES = 10_000;
 const PATH = '/api/v2/templates?limit=20';
-const ROUNDS = Number(process.argv[2] ?? 5);
-const ROUND_MS = Number(process.argv[3] ?? 3) * 1000;
-const CONNECTIONS = Number(process.argv[4] ?? 8);
-const TARGET = CONNECTIONS >= 32 ? 0.4 : 0.5;
+const TARGET = 0.6;
+const ROUNDS = Number(args.rounds);
+const SECONDS = Number(args.seconds);
+const CONNECTIONS = args.connections.split(',').map(Number);
+const ACCOUNTS = args.accounts.split(',').map(Number);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const requireHere = createRequire(join(root, 'package.json'));
 const bin = join(root, 'bin/reportctl.js');
+const autocannon = args.autocannon ? resolve(args.autocannon) : autocannonOfThisCheckout();
+/** autocannon's folder as this checkout's dependency; the bench cannot run without it. */
+function autocannonOfThisCheckout() {
+  try {
+    return dirname(requireHere.resolve('autocannon/package.json'));
+  } catch {
+    console.error('autocannon is not installed here: `npm i -D autocannon`, or pass --autocannon DIR (its package folder)');
+    process.exit(2);
+  }
+}
+const Database = requireHere('better-sqlite3');
 const work = mkdtempSync(join(tmpdir(), 'reportctl-bench-'));
 const db = join(work, 'service.db');
 const children = [];
@@ -35,141 +62,200 @@ process.on('exit', () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** The SQLite driver this checkout's serve runs with, as the report names it. */
+function sqliteDriver() {
+  return `better-sqlite3 ${requireHere('better-sqlite3/package.json').version}`;
+}
+
 /** A child process whose first stdout line is JSON with its `url`. */
-function startChild(args) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+function startChild(nodeArgs) {
+  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
-  return new Promise((resolve, reject) => {
+  const url = new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       out += chunk;
       if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url);
     });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${nodeArgs.join(' ')} exited ${code}`)));
   });
+  return { child, url };
 }
 
-const serveUrl = await startChild([
-  bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log',
-  '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000',
-]);
-const IN_FLIGHT_PER_ACCOUNT = 4;
-const accounts = Array.from({ length: Math.ceil(CONNECTIONS / IN_FLIGHT_PER_ACCOUNT) }, () => {
+/** CPU seconds (user + system) the process has used so far (Linux). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const profileDir = args.profile && resolve(args.profile);
+const startServe = (nodeFlags) =>
+  startChild([
+    ...nodeFlags,
+    bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log',
+    '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000',
+  ]);
+/** Ends a child with SIGTERM and waits for it (a profiled serve writes its profile then). */
+function stop(child) {
+  child.kill('SIGTERM');
+  return new Promise((wake) => child.once('exit', wake));
+}
+// The data is made through one serve; another, started on it afterwards, is measured (and profiled).
+const setup = startServe([]);
+const setupUrl = await setup.url;
+const accounts = Array.from({ length: Math.max(...ACCOUNTS) }, () => {
   const admin = spawnSync(process.execPath, [bin, 'admin', 'accounts', 'create', '--template-limit', String(TEMPLATES), '--db', db, '--json'], {
     encoding: 'utf8',
   });
   if (admin.status !== 0) throw new Error(admin.stderr);
   return JSON.parse(admin.stdout);
 });
-const headers = { apiKey: accounts[0].apiKey };
 
-// 10,000 templates through the API, a hundred at a time.
-const servePool = new Pool(serveUrl, { connections: CONNECTIONS });
-async function call(method, path, body) {
-  const response = await servePool.request({
+async function call(method, path, body, apiKey = accounts[0].apiKey, baseUrl = setupUrl) {
+  const response = await fetch(baseUrl + path, {
     method,
-    path,
-    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  const text = await response.body.text();
-  if (response.statusCode >= 300) throw new Error(`${method} ${path}: ${response.statusCode} ${text}`);
-  return { text, headers: response.headers };
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return { text, contentType: response.headers.get('content-type') };
 }
+
+// 200 templates through the API, then copied in SQL (new ids, same documents) to 10,000 and
+// to the other accounts: the API's own pace would take minutes on a busy machine.
+const MADE = 200;
 const presets = JSON.parse((await call('GET', '/api/v2/templates/presets?limit=100')).text).data;
-const seeded = performance.now();
-for (let made = 0; made < TEMPLATES; made += 100) {
-  await Promise.all(
-    Array.from({ length: 100 }, (_, i) => {
-      const preset = presets[(made + i) % presets.length];
-      return call('POST', '/api/v2/templates', { ...preset.seedPayload, name: `bench ${made + i}` });
-    }),
-  );
-}
-console.log(`${TEMPLATES} templates created in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
-if (accounts.length > 1) {
+await Promise.all(
+  Array.from({ length: MADE }, (_, i) => call('POST', '/api/v2/templates', { ...presets[i % presets.length].seedPayload, name: `bench ${i}` })),
+);
+await stop(setup.child);
+{
   const sqlite = new Database(db);
-  sqlite.pragma('busy_timeout = 10000');
   const copy = sqlite.prepare(`
     INSERT INTO templates (id, account_id, user_id, analysis_type, report_type, report_category, document, created_at, updated_at)
     SELECT :prefix || substr(id, 9), :accountId, :userId, analysis_type, report_type, report_category,
            replace(replace(document, '"id":"' || id, '"id":"' || :prefix || substr(id, 9)), :fromUser, :userId), created_at, updated_at
-    FROM templates WHERE account_id = :fromAccount ORDER BY seq`);
+    FROM templates WHERE account_id = :fromAccount ORDER BY seq LIMIT ${MADE}`);
+  const [first] = accounts;
   sqlite.transaction(() => {
-    accounts.slice(1).forEach(({ accountId, userId }, index) => {
-      copy.run({ prefix: (index + 1).toString(16).padStart(8, '0'), accountId, userId, fromUser: accounts[0].userId, fromAccount: accounts[0].accountId });
-    });
+    for (const [index, { accountId, userId }] of accounts.entries()) {
+      // The first account already holds round 0, the templates made through the API.
+      for (let round = index === 0 ? 1 : 0; round < TEMPLATES / MADE; round++) {
+        const prefix = `${index.toString(36)}${String(round).padStart(7, '0')}`;
+        copy.run({ prefix, accountId, userId, fromUser: first.userId, fromAccount: first.accountId });
+      }
+    }
   })();
   sqlite.close();
-  console.log(`copied to ${accounts.length - 1} more accounts, for ${CONNECTIONS} connections at ${IN_FLIGHT_PER_ACCOUNT} per account`);
 }
+console.log(`${TEMPLATES} templates in each of ${accounts.length} accounts (${MADE} made through the API, the rest copied)`);
 
+const serve = startServe(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
+const serveUrl = await serve.url;
 // The bare server answers exactly these bytes, with the same content type.
-const sample = await call('GET', PATH);
+const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);
 const body = Buffer.from(sample.text);
 for (const { apiKey } of accounts) {
-  const response = await servePool.request({ method: 'GET', path: PATH, headers: { apiKey } });
-  const page = await response.body.text();
+  const page = (await call('GET', PATH, undefined, apiKey, serveUrl)).text;
   if (JSON.parse(page).total !== TEMPLATES || Buffer.byteLength(page) !== body.length) throw new Error('an account does not hold the templates');
 }
 const bareSource = `
 const http = require('node:http');
 const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
 const server = http.createServer((request, response) => {
-  response.writeHead(200, { 'content-type': ${JSON.stringify(sample.headers['content-type'])}, 'content-length': body.length });
+  response.writeHead(200, { 'content-type': ${JSON.stringify(sample.contentType)}, 'content-length': body.length });
   response.end(body);
 });
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
-const bareUrl = await startChild(['-e', bareSource]);
-const barePool = new Pool(bareUrl, { connections: CONNECTIONS });
+const bare = profileDir ? undefined : startChild(['-e', bareSource]);
+const targets = { serve: { url: serveUrl, pid: serve.child.pid }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
 
-/** CONNECTIONS loops of back-to-back requests for `ms`: count and each latency. */
-async function round(pool, ms) {
-  const latencies = [];
-  const until = performance.now() + ms;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async (_, connection) => {
-      const asAccount = { apiKey: accounts[connection % accounts.length].apiKey };
-      while (performance.now() < until) {
-        const started = performance.now();
-        const response = await pool.request({ method: 'GET', path: PATH, headers: asAccount });
-        const received = await response.body.arrayBuffer();
-        if (response.statusCode !== 200 || received.byteLength !== body.length) throw new Error(`unexpected answer ${response.statusCode}`);
-        latencies.push(performance.now() - started);
-      }
-    }),
+/** One round of the generator against `target`: its counts, and the target's CPU meanwhile. */
+function round(target, connections, keys, seconds) {
+  const cpuBefore = cpuSeconds(target.pid);
+  const generator = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('load-generator.mjs', import.meta.url)), JSON.stringify({ autocannon, url: target.url + PATH, connections, seconds, keys })],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  return latencies;
+  if (generator.status !== 0) throw new Error(`the load generator exited ${generator.status}`);
+  const result = JSON.parse(generator.stdout);
+  return { ...result, cpu: cpuSeconds(target.pid) - cpuBefore };
 }
 
-// A warm-up round each, then alternate.
-await round(servePool, 1000);
-await round(barePool, 1000);
-const all = { serve: [], bare: [] };
-const elapsed = { serve: 0, bare: 0 };
-for (let i = 0; i < ROUNDS; i++) {
-  for (const [name, pool] of i % 2 === 0 ? [['serve', servePool], ['bare', barePool]] : [['bare', barePool], ['serve', servePool]]) {
-    const started = performance.now();
-    all[name].push(...(await round(pool, ROUND_MS)));
-    elapsed[name] += performance.now() - started;
+const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
+console.log(`driver: ${sqliteDriver()}; node ${process.version}; autocannon ${requireHere(join(autocannon, 'package.json')).version}`);
+console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
+let failed = false;
+for (const connections of CONNECTIONS) {
+  for (const accountCount of ACCOUNTS) {
+    const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
+    const names = Object.keys(targets);
+    for (const name of names) round(targets[name], connections, keys, 1); // warm-up
+    const totals = Object.fromEntries(names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [] }]));
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+        const result = round(targets[name], connections, keys, SECONDS);
+        const total = totals[name];
+        total.ok += result.ok;
+        total.other += result.other;
+        total.errors += result.errors;
+        total.seconds += result.seconds;
+        total.cpu += result.cpu;
+        total.p50.push(result.p50);
+        total.p99.push(result.p99);
+      }
+    }
+    console.log(`${connections} connections, ${accountCount} account${accountCount === 1 ? '' : 's'}:`);
+    const rate = (name) => totals[name].ok / totals[name].seconds;
+    // CPU per answer: what the rate would be on a core of its own, however busy the machine.
+    const cpuPerAnswer = (name) => totals[name].cpu / Math.max(1, totals[name].ok + totals[name].other);
+    for (const name of names) {
+      const total = totals[name];
+      const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      console.log(
+        `  ${name === 'bare' ? 'bare node:http ' : 'reportctl serve'} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
+          `   ${percentOfCore(total.cpu, total.seconds)}, ${(cpuPerAnswer(name) * 1e6).toFixed(0)} µs of CPU per answer` +
+          (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
+      );
+    }
+    if (!bare) continue;
+    const ratio = rate('serve') / rate('bare');
+    const checked = accountCount === 1;
+    if (checked && ratio < TARGET) failed = true;
+    // A bare server well under a core was waiting for requests: the generator, not the server, set the pace.
+    const bareLoad = totals.bare.cpu / totals.bare.seconds;
+    console.log(
+      `  ratio ${ratio.toFixed(2)}× the bare server (CPU per answer: ${(cpuPerAnswer('bare') / cpuPerAnswer('serve')).toFixed(2)}×)` +
+        (checked ? ` (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)` : '') +
+        (bareLoad < 0.85 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
+    );
   }
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const rate = (name) => all[name].length / (elapsed[name] / 1000);
-console.log(`GET ${PATH} on ${TEMPLATES} templates, ${CONNECTIONS} connections over ${accounts.length} accounts, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, ${body.length} bytes per answer`);
-for (const name of ['bare', 'serve']) {
-  console.log(
-    `  ${name === 'bare' ? 'bare node:http  ' : 'reportctl serve '} ${rate(name).toFixed(0).padStart(6)} req/s` +
-      `   p50 ${percentile(all[name], 50).toFixed(2)} ms   p99 ${percentile(all[name], 99).toFixed(2)} ms`,
-  );
+if (profileDir) {
+  await stop(serve.child);
+  const file = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(profileDir, name)).at(-1);
+  summariseProfile(JSON.parse(readFileSync(file, 'utf8')), file);
 }
-const ratio = rate('serve') / rate('bare');
-console.log(`  ratio ${ratio.toFixed(2)}× the bare server (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)`);
-await Promise.all([servePool.close(), barePool.close()]);
 for (const child of children) child.kill('SIGKILL');
-process.exitCode = ratio >= TARGET ? 0 : 1;
+process.exitCode = failed ? 1 : 0;
+
+/** Self time by function, largest first, from a V8 .cpuprofile. */
+function summariseProfile(profile, file) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const where = url ? `${url.split('/node_modules/').at(-1).split('/').slice(-2).join('/')}:${lineNumber + 1}` : '';
+    const name = `${functionName || '(anonymous)'} ${where}`.trim();
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((sum, us) => sum + us, 0);
+  console.log(`profile ${file}: ${(total / 1e6).toFixed(1)} s sampled; self time by function:`);
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  }
+}

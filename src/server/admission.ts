@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedKey } from './auth.js';
 import { ApiError, validationFailed } from './errors.js';
-import { InFlightLimiter, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
+import { ANSWER_STALL_MS, AnswerMemory, InFlightLimiter, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { isDashboardRequest } from './routes/dashboard.js';
@@ -18,6 +18,10 @@ export interface AdmissionOptions {
   rateWindowMs?: number | undefined;
   /** Requests of one account answered at once (default 4); more are answered 429 at once. */
   maxInFlightPerAccount?: number | undefined;
+  /** Bytes of pages all answers in flight may hold (default 192 MiB); past it, 503. */
+  maxAnswerBytes?: number | undefined;
+  /** An answer its client takes nothing of for this long is dropped (default 10 s). */
+  answerStallMs?: number | undefined;
   now: () => number;
 }
 
@@ -41,6 +45,8 @@ export function admission(options: AdmissionOptions): Admission {
   const limiter = new RollingWindowLimiter(windowMs, options.now);
   const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
   const inFlight = new InFlightLimiter(options.maxInFlightPerAccount ?? MAX_IN_FLIGHT_PER_ACCOUNT);
+  const answerMemory = new AnswerMemory(options.maxAnswerBytes ?? MAX_ANSWER_BYTES);
+  const answerStallMs = options.answerStallMs ?? ANSWER_STALL_MS;
   // Set once close() begins: new requests are refused, those in flight finish.
   let closing = false;
 
@@ -111,11 +117,13 @@ export function admission(options: AdmissionOptions): Admission {
         'retry-after': '1',
       });
     }
+    if (request.caller) request.holdAnswerBytes = answerMemory.holderFor(reply.raw);
   }
 
   function register(app: FastifyInstance): void {
     app.decorateRequest('caller', null);
     app.decorateRequest('keyPresented', false);
+    app.decorateRequest('holdAnswerBytes', null);
     app.addHook('onRequest', admit);
     // Once closing, a response ends its connection: a keep-alive socket that turns idle only
     // after close() began (a slow upload finishing, say) would otherwise hold the process open
@@ -123,9 +131,13 @@ export function admission(options: AdmissionOptions): Admission {
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onSend', async (_request, reply, payload) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
-      return payload;
+      // From here the answer's socket must make progress (a write taken, a read) within the
+      // limit, or it is destroyed; until now the time was the service's own. After the
+      // answer, Node sets the socket's keep-alive timeout in its place.
+      reply.raw.setTimeout(answerStallMs);
+      done(null, payload);
     });
   }
 

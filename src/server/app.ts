@@ -30,6 +30,10 @@ export interface AppOptions {
   rateWindowMs?: number | undefined;
   /** Requests of one account answered at once (default 4); more are answered 429 at once. */
   maxInFlightPerAccount?: number;
+  /** Bytes of pages all answers in flight may hold (default 192 MiB); past it, 503. Tests lower it. */
+  maxAnswerBytes?: number | undefined;
+  /** An answer its client takes nothing of for this long is dropped (default 10 s). Tests shorten it. */
+  answerStallMs?: number | undefined;
   /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
   faultRandom?: () => number;
   /** The built dashboard (dist/dashboard), served at `/`; without it, no dashboard. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { HoldAnswerBytes } from './in-flight.js';
 import type { Caller } from './store/index.js';
 
 declare module 'fastify' {
@@ -27,4 +28,10 @@ export function presentedKey(headers: FastifyRequest['headers']): string | null 
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error('callerOf used on a route without authentication');
   return request.caller;
+}
+
+/** The answer bytes holder of a route that requires a key (see in-flight.ts). */
+export function holderOf(request: FastifyRequest): HoldAnswerBytes {
+  if (!request.holdAnswerBytes) throw new Error('holderOf used on a route without authentication');
+  return request.holdAnswerBytes;
 }

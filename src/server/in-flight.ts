@@ -1,10 +1,24 @@
 import type { ServerResponse } from 'node:http';
+import { ApiError } from './errors.js';
 
 /**
  * Enough for a dashboard's parallel reads; few enough that one account's largest pages
  * (100 templates of up to 256 KiB each) cannot fill the memory (bench/memory-amplification.mjs).
  */
 export const MAX_IN_FLIGHT_PER_ACCOUNT = 4;
+
+/**
+ * The bytes of list pages all accounts' answers in flight may hold at once: about seven of
+ * the largest pages (26 MiB). With the service's own needs, serve stays under 512 MB however
+ * many accounts ask (bench/memory-amplification.mjs).
+ */
+export const MAX_ANSWER_BYTES = 192 * 1024 * 1024;
+
+/**
+ * An answer the client takes nothing of for this long is dropped with its connection, which
+ * frees its account's slot and its bytes: a client that stops reading holds them no longer.
+ */
+export const ANSWER_STALL_MS = 10_000;
 
 /**
  * Requests of one account being answered at once, counted until their response has been
@@ -29,5 +43,48 @@ export class InFlightLimiter {
       else this.counts.set(accountId, left);
     });
     return true;
+  }
+}
+
+/** Takes `bytes` more for an answer, or throws 503 when the service already holds its limit. */
+export type HoldAnswerBytes = (bytes: number) => void;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Charges the bytes this request's answer holds (see AnswerMemory); null before admission. */
+    holdAnswerBytes: HoldAnswerBytes | null;
+  }
+}
+
+/**
+ * The bytes answers in flight hold, across accounts. A page is charged step by step as it is
+ * read, so many pages read at once cannot all grow before any is sent; a step that would pass
+ * the limit ends its request with 503 and Retry-After. What an answer took is given back when
+ * its response closes (sent, or its connection dropped).
+ */
+export class AnswerMemory {
+  private held = 0;
+
+  constructor(readonly limitBytes: number) {}
+
+  holderFor(response: ServerResponse): HoldAnswerBytes {
+    let taken = 0;
+    let closed = false;
+    response.once('close', () => {
+      closed = true;
+      this.held -= taken;
+      taken = 0;
+    });
+    return (bytes) => {
+      // Nobody will read what is read for a closed response.
+      if (closed) throw new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the answer was ready');
+      if (this.held + bytes > this.limitBytes) {
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The service holds as many answers as it can at once; retry in 1 s', undefined, {
+          'retry-after': '1',
+        });
+      }
+      this.held += bytes;
+      taken += bytes;
+    };
   }
 }

@@ -25,6 +25,9 @@ export interface ServerOptions {
   /** Deadlines for a whole request and for its headers (defaults 30 s and 10 s). */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
+  /** What answers in flight may hold (default 192 MiB), and how long one may stall (default 10 s). Tests lower both. */
+  maxAnswerBytes?: number;
+  answerStallMs?: number;
   /** Fault injection for tests: caps the database's size so writes fail as on a full disk. */
   maxPageCount?: number;
   /** The rolling window the read and write limits count over (default 60 s). */
@@ -71,6 +74,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.errorLog ? { errorLog: options.errorLog } : {}),
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
+    maxAnswerBytes: options.maxAnswerBytes,
+    answerStallMs: options.answerStallMs,
     rateWindowMs: options.rateWindowMs,
     ...(dashboardDir !== undefined ? { dashboardDir, dashboardCodes } : {}),
     hostNames: [options.host, ...(options.allowHosts ?? [])],

@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/listen.js';
 import type { IssuedKey } from '../../src/server/store/index.js';
-import type { TemplateBody } from '../../src/contract/index.js';
+import { validateTemplateBody } from '../../src/contract/index.js';
 import { api, tempDir } from '../helpers/server.js';
 import { createTemplate, expectError, expectIssues, minimalBody, readCatalogs, type CatalogsOverHttp } from '../helpers/http.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 /**
- * The attacks of issue 17 that the service must withstand (items 2, 7, 8 and 9), each
- * performed against a real server on a free port over a real SQLite file.
+ * The attacks of issue 17 that the service must withstand (items 2, 7, 8 and 9), and of issue
+ * 28 item 2 (answers held across accounts), each performed against a real server on a free
+ * port over a real SQLite file.
  */
 
 let server: RunningServer;
@@ -19,17 +20,18 @@ let owner: IssuedKey;
 let other: IssuedKey;
 let catalogs: CatalogsOverHttp;
 
+const serverOptions = () => ({
+  host: '127.0.0.1',
+  port: 0,
+  dbPath: join(tempDir(), 'service.db'),
+  demo: false,
+  readsPerMinute: 100_000,
+  writesPerMinute: 100_000,
+});
+
 beforeAll(async () => {
   accessLog = [];
-  server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    dbPath: join(tempDir(), 'service.db'),
-    demo: false,
-    readsPerMinute: 100_000,
-    writesPerMinute: 100_000,
-    accessLog: (line) => accessLog.push(line),
-  });
+  server = await startServer({ ...serverOptions(), accessLog: (line) => accessLog.push(line) });
   owner = server.store.accounts.create({ templateLimit: 1000 });
   other = server.store.accounts.create();
   catalogs = await readCatalogs(server, owner.apiKey);
@@ -45,6 +47,26 @@ const withElements = (portrait: unknown[], landscape: unknown[] = []) => ({
   layouts: { portrait: { elements: portrait }, ...(landscape.length > 0 ? { landscape: { elements: landscape } } : {}) },
 });
 const templateCount = () => server.store.templates.count(owner.accountId);
+
+/**
+ * A new account of `on` with 50 templates of about 250 KiB: its `?limit=100` page is about
+ * 12 MiB, more than a socket buffers, so a client that does not read holds its request open.
+ */
+function bigPages(on: RunningServer): IssuedKey {
+  const account = on.store.accounts.create({ templateLimit: 1000 });
+  // Checked as the API checks it, so that its defaults are filled in.
+  const validation = validateTemplateBody(
+    withElements(
+      Array.from({ length: 120 }, () => noted(1000)),
+      Array.from({ length: 120 }, () => noted(1000)),
+    ),
+    on.store.catalogs.get(),
+  );
+  if (!validation.success) throw new Error(JSON.stringify(validation.issues));
+  const big = validation.template;
+  for (let i = 0; i < 50; i++) on.store.templates.create(account.accountId, account.userId, big);
+  return account;
+}
 
 describe('item 2: one account cannot make the server hold gigabytes', () => {
   it('a template over 256 KiB once stored is refused 413 naming the limit, though each part is within its cap', async () => {
@@ -90,13 +112,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
   });
 
   it('an account has at most 4 requests in flight: the next is 429 RATE_LIMITED with Retry-After; other accounts are served', async () => {
-    // Pages of about 12 MiB, more than a socket buffers: a client that does not read holds its request open.
-    const account = server.store.accounts.create({ templateLimit: 1000 });
-    const big = withElements(
-      Array.from({ length: 120 }, () => noted(1000)),
-      Array.from({ length: 120 }, () => noted(1000)),
-    ) as unknown as TemplateBody;
-    for (let i = 0; i < 50; i++) server.store.templates.create(account.accountId, account.userId, big);
+    const account = bigPages(server);
     const held: Socket[] = [];
     try {
       for (let i = 0; i < 4; i++) held.push(await unreadRequest(server.url, '/api/v2/templates?limit=100', account.apiKey));
@@ -121,6 +137,65 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     }
   });
 
+  it('an answer its client stops reading is dropped after the stall limit, which frees the account for all its keys', async () => {
+    // Its own server, with the stall limit shortened from 10 s.
+    const stalling = await startServer({ ...serverOptions(), answerStallMs: 300 });
+    const held: Socket[] = [];
+    try {
+      const account = bigPages(stalling);
+      const subUser = stalling.store.keys.create(account.accountId, { subUserName: 'field team' })!;
+      for (let i = 0; i < 4; i++) held.push(await unreadRequest(stalling.url, '/api/v2/templates?limit=100', account.apiKey));
+      const presets = (key: string) => api(stalling, 'GET', '/api/v2/templates/presets?limit=1', { key });
+      // The stalled answers hold all 4 of the account's slots, for every key of it...
+      expect((await eventually(() => presets(subUser.apiKey), (answer) => answer.status === 429)).status).toBe(429);
+      // ...until the server drops them: nothing here reads or closes those sockets.
+      expect((await eventually(() => presets(subUser.apiKey), (answer) => answer.status === 200)).status).toBe(200);
+      expect((await presets(account.apiKey)).status).toBe(200);
+      // Dropped, not finished: read now, each connection ends before its answer's last byte.
+      for (const socket of held) {
+        const received = await readToEnd(socket);
+        const head = received.subarray(0, received.indexOf('\r\n\r\n')).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+        expect(received.length - head.length - 4).toBeLessThan(length);
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      await stalling.close();
+    }
+  });
+
+  it('past the bytes all answers in flight may hold, a page is refused 503 with Retry-After instead of read; small answers still go out', async () => {
+    // Room for one page of about 12 MiB, not two.
+    const bounded = await startServer({ ...serverOptions(), maxAnswerBytes: 20 * 1024 * 1024 });
+    const held: Socket[] = [];
+    try {
+      const first = bigPages(bounded);
+      const second = bigPages(bounded);
+      held.push(await unreadRequest(bounded.url, '/api/v2/templates?limit=100', first.apiKey));
+      // Another account's page does not fit beside the one held by the client that does not read.
+      const refused = await eventually(
+        () => api(bounded, 'GET', '/api/v2/templates?limit=100', { key: second.apiKey }),
+        (answer) => answer.status === 503,
+      );
+      expect(expectError(refused, 503, 'SERVICE_UNAVAILABLE').message).toContain('answers');
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // What fits is answered: a page of one template.
+      const small = await api(bounded, 'GET', '/api/v2/templates?limit=1', { key: second.apiKey });
+      expect(small.status).toBe(200);
+      expect((small.body as { data: unknown[] }).data).toHaveLength(1);
+      // Once the held answer's connection is gone, its bytes are free for the next page.
+      held.splice(0).forEach((socket) => socket.destroy());
+      const served = await eventually(
+        () => api(bounded, 'GET', '/api/v2/templates?limit=100', { key: second.apiKey }),
+        (answer) => answer.status === 200,
+      );
+      expect((served.body as { data: unknown[] }).data).toHaveLength(50);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await bounded.close();
+    }
+  });
+
   it('the OpenAPI document states the caps', async () => {
     type Response = { description?: string; $ref?: string };
     const document = (await api(server, 'GET', '/api/v2/openapi.json')).body as {
@@ -135,6 +210,8 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     expect(document.info.description).toContain('200 layout elements');
     expect(described(document.paths['/api/v2/templates']!.post!.responses['413'])).toContain('256 KiB');
     expect(described(document.paths['/api/v2/templates']!.get!.responses['429'])).toContain('in flight');
+    expect(described(document.paths['/api/v2/templates']!.get!.responses['503'])).toContain('192 MiB');
+    expect(document.info.description).toContain('10 s is dropped');
     expect(JSON.stringify(document)).toContain('"maxItems":200');
   });
 
@@ -252,6 +329,14 @@ function unreadRequest(baseUrl: string, path: string, key: string): Promise<Sock
     });
     socket.on('error', reject);
   });
+}
+
+/** Everything the socket receives until it closes. */
+function readToEnd(socket: Socket): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => {});
+  return new Promise((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks))));
 }
 
 /** Calls `attempt` until `done` holds for its result (every 50 ms, up to 10 s). */

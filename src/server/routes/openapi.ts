@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
-import { MAX_IN_FLIGHT_PER_ACCOUNT } from '../in-flight.js';
+import { ANSWER_STALL_MS, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from '../in-flight.js';
 import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
 
 /**
@@ -53,6 +53,8 @@ const headers = {
 } as const;
 type HeaderName = keyof typeof headers;
 
+const MIB = 1024 * 1024;
+
 /** Every answer of the service, errors included, carries the rate-limit state of its bucket. */
 const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 const DEPRECATION_HEADERS: HeaderName[] = ['Deprecation', 'Link'];
@@ -61,6 +63,7 @@ const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
 const STATUS_NOTES: Record<number, string> = {
   413: `a body over 1 MiB, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored`,
   429: `over the rate limit, or more than ${MAX_IN_FLIGHT_PER_ACCOUNT} requests of the account in flight`,
+  503: `shutting down, or the answers in flight across accounts already hold ${MAX_ANSWER_BYTES / MIB} MiB of pages`,
 };
 /** Headers an answer of this status carries besides the rate-limit ones. */
 const headersOfStatus: Record<number, HeaderName[]> = { 201: ['Location'], 405: ['Allow'], 429: ['Retry-After'], 503: ['Retry-After'] };
@@ -222,7 +225,8 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
         `${MAX_LAYOUT_ELEMENTS} layout elements per orientation; each free-form element property up to ` +
         `${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON; no non-finite numbers, lone surrogates or control ` +
         'characters (but tab, CR and LF) anywhere in a body, none at all in names; ' +
-        `${MAX_IN_FLIGHT_PER_ACCOUNT} requests in flight per account.`,
+        `${MAX_IN_FLIGHT_PER_ACCOUNT} requests in flight per account; ${MAX_ANSWER_BYTES / MIB} MiB of pages held by the ` +
+        `answers in flight of all accounts; an answer its client takes nothing of for ${ANSWER_STALL_MS / 1000} s is dropped.`,
       license: { name: 'UNLICENSED (no licence has been granted)' },
     },
     // Relative: the document is served by the service it describes, wherever that listens.

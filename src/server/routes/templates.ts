@@ -35,7 +35,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
       summary: "The account's templates, newest first",
       query: templatesQuerySchema,
       response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
-      handler: async ({ caller, query }) => jsonText(await store.templates.listJson(caller.accountId, query)),
+      handler: async ({ caller, query, holdAnswerBytes }) => jsonText(await store.templates.listJson(caller.accountId, query, holdAnswerBytes)),
     }),
     defineEndpoint({
       operationId: 'listPresets',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerOf } from '../auth.js';
+import { callerOf, holderOf } from '../auth.js';
 import { notFound, parseOr400 } from '../errors.js';
 import { whileServing } from '../store/index.js';
 import { sendAnswer } from './answer.js';
@@ -39,6 +39,9 @@ function inputOf(endpoint: Endpoint, request: FastifyRequest, parseQuery: QueryP
       return callerOf(request);
     },
     headers: request.headers,
+    get holdAnswerBytes() {
+      return holderOf(request);
+    },
   };
   if (endpoint.found && !endpoint.found.exists(input.caller, params.id)) throw notFound(endpoint.found.what);
   const body = endpoint.bodyOptional ? (request.body ?? null) : request.body;
