@@ -32,6 +32,8 @@ export interface ServerOptions {
   beforeClose?: (store: Store) => void;
   /** Seed of the random source of faults with a rate below 1; default: a random one. */
   faultSeed?: number;
+  /** The clock of the rate limits and the access log; tests give a fake one. */
+  now?: () => number;
 }
 
 export interface RunningServer {
@@ -64,6 +66,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
     rateWindowMs: options.rateWindowMs,
+    ...(options.now ? { now: options.now } : {}),
     // Beside the built service (dist/embedded.cjs); from the sources, there is none.
     ...(typeof __dirname === 'string' ? { dashboardDir: join(__dirname, 'dashboard') } : {}),
     faultRandom: seededRandom(options.faultSeed ?? Math.floor(Math.random() * 2 ** 32)),
