@@ -1,13 +1,14 @@
 // templates pull, diff and apply: a folder of template files against the service, in process
 // against serve's app with real files in temporary folders; the built binary where the
 // process is the point (exit codes, pipes).
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from '../../src/contract/index.js';
 import type { Clock } from '../../src/cli/context.js';
 import { generalBody, vegetationBody } from '../contract/fixtures.js';
-import { ANSI, runCli } from '../helpers/cli.js';
+import { ANSI, BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { runInProcess, scriptedPrompter, startInProcessService, type InProcessOptions, type InProcessService } from '../helpers/in-process.js';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 
@@ -463,5 +464,35 @@ describe('through the built binary', () => {
     expect(text.stdout).toBe(
       `Plan: 0 to create, 1 to replace, 0 to delete, 0 unchanged.\n  replace  "Piped" ${created!.id} from ${join(dir, 'piped.json')}\nreplaced  "Piped" ${created!.id} from ${join(dir, 'piped.json')}\n`,
     );
+  });
+});
+
+describe('README, "Templates in git"', () => {
+  it('the CI job shows the diff on a pull request and applies on main, against a background serve', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Templates in git\n'), readme.indexOf('\n## ', readme.indexOf('\n## Templates in git\n') + 1));
+    const [job] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(job).toMatch(/templates diff templates\/ --prune/);
+    // The fixture of the README's CI recipe: one account, exported.
+    const dir = tempDir();
+    const db = join(dir, 'fixture.db');
+    const account = await runCli(['admin', 'accounts', 'create', '--db', db, '--name', 'ci', '--json']);
+    expect(account.code, account.stderr).toBe(0);
+    writeFileSync(join(dir, 'ci-account.json'), account.stdout);
+    expect((await runCli(['admin', 'export', '--db', db, '--file', join(dir, 'fixtures.json')])).code).toBe(0);
+    mkdirSync(join(dir, 'templates'));
+    writeJson(join(dir, 'templates', 'from-git.json'), generalBody({ name: 'From git' }));
+    const bin = tempDir('reportctl-bin-');
+    writeFileSync(join(bin, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(bin, 'reportctl'), 0o755);
+    const runJob = (event: string) =>
+      spawnSync('sh', ['-c', job!], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: cleanEnv({ CI_EVENT: event, PATH: `${bin}:${process.env.PATH}` }) });
+
+    const review = runJob('pull_request');
+    expect(review.status, review.stderr).toBe(0);
+    expect(review.stdout).toContain('+++ templates/from-git.json (new: "From git")');
+    const main = runJob('push');
+    expect(main.status, main.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'applied.json'), 'utf8'))).toMatchObject({ created: [{ name: 'From git', file: 'templates/from-git.json' }] });
   });
 });
