@@ -9,7 +9,7 @@ import type { Template } from '../../src/contract/index.js';
 import type { Clock } from '../../src/cli/context.js';
 import { generalBody, vegetationBody } from '../contract/fixtures.js';
 import { ANSI, BIN, cleanEnv, runCli } from '../helpers/cli.js';
-import { runInProcess, scriptedPrompter, startInProcessService, type InProcessOptions, type InProcessService } from '../helpers/in-process.js';
+import { mockAgent, runInProcess, scriptedPrompter, startInProcessService, type InProcessOptions, type InProcessService } from '../helpers/in-process.js';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 
 let server: InProcessService;
@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 /** A new account of its own for each test, and how to run reportctl with its key. */
-async function account() {
-  const key = await server.newAccount();
+async function account(options: { templateLimit?: number } = {}) {
+  const key = await server.newAccount(options);
   const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key.apiKey };
   return {
     key,
@@ -47,7 +47,8 @@ const writeJson = (file: string, value: unknown) => writeFileSync(file, JSON.str
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 describe('templates pull', () => {
-  it('writes one file per template, the body in the contract order, the same bytes on a second pull', async () => {
+  // The first test loads the verbs' modules: slow on a loaded machine.
+  it('writes one file per template, the body in the contract order, the same bytes on a second pull', { timeout: 60_000 }, async () => {
     const { run, create } = await account();
     const lot7 = await create(generalBody({ name: 'Lot 7 — stand count', mapResolution: 300 }));
     await create(vegetationBody({ name: 'Lot 8 NDVI', indexName: 'NDVI' }));
@@ -97,6 +98,22 @@ describe('templates pull', () => {
     expect(readFileSync(join(dir, 'notes.json'), 'utf8')).toBe('not json at all');
     expect(result.stderr).toContain(`left alone, not a template of the account: ${join(dir, 'notes.json')}`);
     expect(result.stderr).toContain(`left alone, not a template of the account: ${join(dir, 'other.json')}`);
+  });
+
+  it('writes a hostile name only into a slug inside the folder, and shows it escaped', async () => {
+    const { run, create } = await account();
+    const parent = tempDir();
+    const dir = join(parent, 'templates');
+    // The service refuses control characters in names; a hostile one may not.
+    const hostile = { ...(await create(generalBody({ name: '../../.bashrc' }))), name: '../../.bashrc \u001b[2J' };
+    const agent = mockAgent();
+    const origin = agent.get(server.url);
+    origin.intercept({ path: (path) => path.startsWith('/api/v2/templates?') }).reply(200, { total: 1, page: 1, limit: 100, data: [hostile] }, { headers: { 'content-type': 'application/json' } });
+    const result = await run(['templates', 'pull', dir], { dispatcher: agent });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(parent)).toEqual(['templates']);
+    expect(readdirSync(dir)).toEqual(['bashrc-2j.json']);
+    expect(result.stdout).toBe(`new       ${join(dir, 'bashrc-2j.json')} "../../.bashrc \\x1b[2J"\n`);
   });
 
   it('refuses two templates with one name on the service: exit 2, both listed, nothing written', async () => {
@@ -302,7 +319,7 @@ describe('templates apply', () => {
     const unpruned = await run(['templates', 'apply', dir]);
     expect(unpruned.code, unpruned.stderr).toBe(0);
     expect(unpruned.stdout).toContain(`  create   "Lot 9" from ${file} (a rename of "Lot 9 (draft)"? it is kept: --prune deletes it)`);
-    expect(unpruned.stderr).toContain('1 templates of the account are in no file and are kept (--prune deletes them)');
+    expect(unpruned.stderr).toContain('1 template of the account is in no file and kept (--prune deletes it)');
     expect(names(await templates())).toEqual(['Lot 9', 'Lot 9 (draft)']);
 
     // Undo the create so the next run plans the rename whole.
@@ -393,6 +410,21 @@ describe('templates apply', () => {
 });
 
 
+describe('templates apply at the plan limit', () => {
+  it('stops at the 403 of the template limit with exit 1, the rest listed as not done', async () => {
+    const { run, templates } = await account({ templateLimit: 1 });
+    const dir = tempDir();
+    writeJson(join(dir, 'first.json'), generalBody({ name: 'First' }));
+    writeJson(join(dir, 'second.json'), generalBody({ name: 'Second' }));
+    const result = await run(['templates', 'apply', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^created +"First" \S+ from /m);
+    expect(result.stderr).toContain(`  not done: create "Second" from ${join(dir, 'second.json')}`);
+    expect(result.stderr).toMatch(/reportctl: 403 PLAN_LIMIT_EXCEEDED/);
+    expect(names(await templates())).toEqual(['First']);
+  });
+});
+
 describe('templates apply at the service write limit', () => {
   it('paces 100 creations at 30 writes a minute: it waits the windows out and meets no 429', async () => {
     // One fake clock for the service's rate limits and the CLI's waits: minutes pass at once.
@@ -425,7 +457,8 @@ describe('templates apply at the service write limit', () => {
   });
 });
 
-describe('through the built binary', () => {
+// A few processes each: seconds alone, more on a loaded machine.
+describe('through the built binary', { timeout: 60_000 }, () => {
   it('diff exits 0, 1 and 2 as diff(1) does; its --json failure line says why', async () => {
     const { env, create } = await account();
     await create(generalBody({ name: 'Binary' }));
@@ -468,7 +501,8 @@ describe('through the built binary', () => {
 });
 
 describe('README, "Templates in git"', () => {
-  it('the CI job shows the diff on a pull request and applies on main, against a background serve', async () => {
+  // Some ten processes in a row (serve, the CLI, admin): seconds alone, far more on a loaded machine.
+  it('the CI job shows the diff on a pull request and applies on main, against a background serve', { timeout: 120_000 }, async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('\n## Templates in git\n'), readme.indexOf('\n## ', readme.indexOf('\n## Templates in git\n') + 1));
     const [job] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);

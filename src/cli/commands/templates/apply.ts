@@ -70,7 +70,10 @@ export async function runTemplatesApply(dir: string, options: TemplatesApplyOpti
     writeLine(people, `Plan: ${planSummary(plan)}.`);
     for (const line of planLines(plan, options.prune === true)) writeLine(people, `  ${line}`);
   }
-  if (plan.kept.length > 0) writeLine(deps.io.stderr, `${plan.kept.length} templates of the account are in no file and are kept (--prune deletes them)`);
+  if (plan.kept.length > 0) {
+    const kept = plan.kept.length === 1 ? '1 template of the account is' : `${plan.kept.length} templates of the account are`;
+    writeLine(deps.io.stderr, `${kept} in no file and kept (--prune deletes it)`);
+  }
   if (options.dryRun) return;
   if (plan.delete.length > 0 && !options.yes) {
     const what = `${plan.delete.length === 1 ? 'template' : `${plan.delete.length} templates`} in no file (${plan.delete.map((change) => quoted(change.name)).join(', ')})`;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 
@@ -25,13 +26,12 @@ listed on stderr. Two templates or files with one name: exit 2, and nothing is w
 }
 
 export async function runTemplatesPull(dir: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ readFile, mkdir }, { join }, folder, { fileNameFor }, { writeFileAtomically }, { CliError, ExitCode }] = await Promise.all([
+  const [{ readFile, mkdir }, { join }, folder, { fileNameFor }, { writeFileAtomically }] = await Promise.all([
     import('node:fs/promises'),
     import('node:path'),
     import('./shared/folder.js'),
     import('./shared/slug.js'),
     import('../../output-file.js'),
-    import('../../errors.js'),
   ]);
   const { filesByName, nameIn, quoted, serviceTemplatesByName, templateFileNames, templateFileText } = folder;
   // What the folder holds now: a file that is not JSON, or holds no name, matches no template.
