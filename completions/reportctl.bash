@@ -3,7 +3,7 @@
 _reportctl_subcommands() {
   case "$1" in
     '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor' ;;
-    'templates') echo 'list get presets create replace edit delete validate preview' ;;
+    'templates') echo 'list get presets create replace edit delete validate preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
     'queue-runs') echo 'list get watch' ;;
@@ -48,6 +48,9 @@ _reportctl_verb() {
     'templates|rm') echo 'delete' ;;
     'templates|validate') echo 'validate' ;;
     'templates|preview') echo 'preview' ;;
+    'templates|pull') echo 'pull' ;;
+    'templates|diff') echo 'diff' ;;
+    'templates|apply') echo 'apply' ;;
     'catalogs|report-types') echo 'report-types' ;;
     'catalogs|statistics') echo 'statistics' ;;
     'catalogs|vi-defaults') echo 'vi-defaults' ;;
@@ -111,6 +114,9 @@ _reportctl_flags() {
     'templates delete') echo '--yes --help' ;;
     'templates validate') echo '--file --offline --help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
+    'templates pull') echo '--help' ;;
+    'templates diff') echo '--prune --help' ;;
+    'templates apply') echo '--prune --dry-run --yes --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
     'catalogs statistics') echo '--help' ;;
@@ -222,6 +228,9 @@ _reportctl_first_argument() {
     'templates edit') echo '@template-ids' ;;
     'templates delete') echo '@template-ids' ;;
     'templates preview') echo '@template-ids' ;;
+    'templates pull') echo '%directories' ;;
+    'templates diff') echo '%directories' ;;
+    'templates apply') echo '%directories' ;;
     'queue-runs get') echo '@run-ids' ;;
     'queue-runs watch') echo '@run-ids' ;;
     'config get') echo 'base-url api-key key-header language' ;;
@@ -244,8 +253,12 @@ _reportctl_reply() {
   return 0
 }
 _reportctl_offer() {
-  # $1: the words to offer (static, from the tables above), or @kind for ids from the service.
-  if [[ "$1" == @* ]]; then
+  # $1: the words to offer (static, from the tables above), @kind for ids from the service, or
+  # %directories for folders.
+  if [[ "$1" == %directories ]]; then
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -d -- "$2")
+  elif [[ "$1" == @* ]]; then
     _reportctl_reply "$2" < <(_reportctl_ids "${1#@}")
   elif [[ -n "$1" ]]; then
     COMPREPLY=($(compgen -W "$1" -- "$2"))

@@ -12,7 +12,7 @@ import {
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
 import { expressedAs } from './json-checks.js';
-import { withoutServerOwned, type serverOwnedTemplateFields } from './vocabulary.js';
+import { serverOwnedTemplateFields, withoutServerOwned } from './vocabulary.js';
 
 const uniqueStrings = expressedAs(
   z
@@ -117,6 +117,31 @@ export type Template = z.infer<typeof templateSchema>;
 /** The body without the server-owned fields a caller may have left in it (ownership and timestamps are never taken from a request). */
 export function withoutServerOwnedFields(body: z.infer<typeof templateBodySchema> | TemplateBody): TemplateBody {
   return withoutServerOwned(body) as TemplateBody;
+}
+
+/** `value` with every object's keys in `schema`'s order; keys the schema does not name follow, as they were. */
+function inSchemaOrder(value: unknown, schema: z.ZodType): unknown {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return inSchemaOrder(value, schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray && Array.isArray(value)) return value.map((item: unknown) => inSchemaOrder(item, schema.element as z.ZodType));
+  if (!(schema instanceof z.ZodObject) || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const fields = value as Record<string, unknown>;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) if (Object.hasOwn(fields, key)) ordered[key] = inSchemaOrder(fields[key], shape[key]!);
+  for (const key of Object.keys(fields)) if (!Object.hasOwn(shape, key)) ordered[key] = fields[key];
+  return ordered;
+}
+
+/**
+ * A template as POST accepts it, for a file under version control: only the body's fields (no
+ * server-owned or unknown ones), every object's keys in the contract's order, so one template
+ * always serialises to the same bytes whatever order a service or an editor left it in.
+ */
+export function templateBodyInContractOrder(document: object): Record<string, unknown> {
+  const fields = document as Record<string, unknown>;
+  const known = Object.keys(templateBodySchema.shape).filter((key) => !(serverOwnedTemplateFields as readonly string[]).includes(key));
+  const body = Object.fromEntries(known.filter((key) => Object.hasOwn(fields, key)).map((key) => [key, fields[key]]));
+  return inSchemaOrder(body, templateBodySchema) as Record<string, unknown>;
 }
 
 /** The formula rules a catalog publishes, in the formula engine's terms. */

@@ -38,6 +38,8 @@ export interface ServerOptions {
   beforeClose?: (store: Store) => void;
   /** Seed of the random source of faults with a rate below 1; default: a random one. */
   faultSeed?: number;
+  /** The clock of the rate limits and the access log; tests give a fake one. */
+  now?: () => number;
 }
 
 export interface RunningServer {
@@ -77,6 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxAnswerBytes: options.maxAnswerBytes,
     answerStallMs: options.answerStallMs,
     rateWindowMs: options.rateWindowMs,
+    ...(options.now ? { now: options.now } : {}),
     ...(dashboardDir !== undefined ? { dashboardDir, dashboardCodes } : {}),
     hostNames: [options.host, ...(options.allowHosts ?? [])],
     faultRandom: seededRandom(options.faultSeed ?? Math.floor(Math.random() * 2 ** 32)),

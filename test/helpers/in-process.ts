@@ -216,7 +216,14 @@ export interface InProcessService extends ServiceUnderTest {
 }
 
 export async function startInProcessService(
-  options: { readsPerMinute?: number; writesPerMinute?: number; rateWindowSeconds?: number } = {},
+  options: {
+    readsPerMinute?: number;
+    writesPerMinute?: number;
+    rateWindowSeconds?: number;
+    /** The rate limits' clock (a fake one lets a test wait out a window without waiting). */
+    now?: () => number;
+    accessLog?: (line: string) => void;
+  } = {},
 ): Promise<InProcessService> {
   const db = join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
   const running = await startServer({
@@ -227,6 +234,8 @@ export async function startInProcessService(
     readsPerMinute: options.readsPerMinute ?? 100_000,
     writesPerMinute: options.writesPerMinute ?? 100_000,
     ...(options.rateWindowSeconds !== undefined ? { rateWindowMs: options.rateWindowSeconds * 1000 } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.accessLog ? { accessLog: options.accessLog } : {}),
   });
   const admin = adminOn(db, (args) => runInProcess(args));
   return {

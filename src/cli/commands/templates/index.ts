@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
+import { registerTemplatesApply } from './apply.js';
 import { registerTemplatesCreate } from './create.js';
 import { registerTemplatesDelete } from './delete.js';
+import { registerTemplatesDiff } from './diff.js';
 import { registerTemplatesEdit } from './edit.js';
 import { registerTemplatesGet } from './get.js';
 import { registerTemplatesList } from './list.js';
 import { registerTemplatesPresets } from './presets.js';
+import { registerTemplatesPull } from './pull.js';
 import { registerTemplatesPreview } from './preview.js';
 import { registerTemplatesReplace } from './replace.js';
 import { registerTemplatesValidate } from './validate.js';
@@ -22,4 +25,7 @@ export function registerTemplatesCommands(program: Command, deps: CliDeps, wrap:
   registerTemplatesDelete(templates, deps, wrap);
   registerTemplatesValidate(templates, deps, wrap);
   registerTemplatesPreview(templates, deps, wrap);
+  registerTemplatesPull(templates, deps, wrap);
+  registerTemplatesDiff(templates, deps, wrap);
+  registerTemplatesApply(templates, deps, wrap);
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Catalogs } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 
@@ -41,35 +41,17 @@ Exit status: 0 when every document is valid, 1 when any is not, 2 on usage error
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const [{ readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
+  const [{ readJsonInput }, { validateTemplateBody }, { printVerdicts, invalidDocuments }] = await Promise.all([
     import('../../input.js'),
     import('../../../contract/index.js'),
-    import('./shared/issue-hints.js'),
-    import('../../explain.js'),
+    import('./shared/verdicts.js'),
   ]);
   // Every file is read first: a bad one is a usage error before any request.
   const documents = await Promise.all(files.map(async (file) => ({ file, body: await readJsonInput(file, deps, file === options.file ? '--file' : 'file') })));
   const catalogs = await catalogsToCheckWith(options, deps);
-  const named = files.length > 1;
-  let invalid = 0;
-  for (const { file, body } of documents) {
-    const validation = validateTemplateBody(body, catalogs);
-    const issues = validation.success ? [] : validation.issues;
-    const label = file === '-' ? 'stdin' : file;
-    if (!validation.success) invalid += 1;
-    if (options.json) {
-      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid: validation.success, issues }));
-      continue;
-    }
-    const verdict = validation.success ? 'valid' : `invalid: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
-    writeLine(deps.io.stdout, named ? `${label}: ${verdict}` : verdict);
-    for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
-    for (const hint of await explainTemplateIssues(issues, body, async () => catalogs)) writeLine(deps.io.stdout, `hint: ${hint}`);
-  }
-  if (invalid > 0) {
-    const message = files.length === 1 ? `${files[0] === '-' ? 'stdin' : files[0]} is not a valid template` : `${invalid} of ${files.length} documents are not valid templates`;
-    throw new SilentFailure(ExitCode.failed, message, { code: 'VALIDATION_FAILED' });
-  }
+  const checked = documents.map(({ file, body }) => ({ label: file === '-' ? 'stdin' : file, body, validation: validateTemplateBody(body, catalogs) }));
+  const invalid = await printVerdicts(checked, catalogs, deps, { json: options.json, named: files.length > 1 });
+  if (invalid > 0) throw invalidDocuments(invalid, files.length, checked[0]!.label);
   return ExitCode.ok;
 }
 

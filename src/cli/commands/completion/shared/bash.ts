@@ -1,6 +1,9 @@
 import { COMPLETABLE_ID, caseTable, sq } from './scripts.js';
 import type { CompletionNode } from './tree.js';
 
+/** What the tables hold where a folder is expected. */
+const DIRECTORIES = '%directories';
+
 /**
  * Bash: tables per command path, then one completer. Ids are plain (bash has no place for a
  * description). Its variables avoid zsh's special names, as zsh users once loaded it too.
@@ -22,6 +25,7 @@ export function bashScript(nodes: CompletionNode[]): string {
     for (const flag of node.flags) {
       if (flag.choices.length > 0) choiceRows.push([`${node.path}|${flag.name}`, flag.choices.join(' ')]);
       if (flag.ids) choiceRows.push([`${node.path}|${flag.name}`, `@${flag.ids}`]);
+      if (flag.directory) choiceRows.push([`${node.path}|${flag.name}`, DIRECTORIES]);
     }
   }
   const choices = caseTable('_reportctl_choices', choiceRows);
@@ -29,6 +33,7 @@ export function bashScript(nodes: CompletionNode[]): string {
     '_reportctl_first_argument',
     nodes.map((node) => {
       const argument = node.arguments[0];
+      if (argument?.directory) return [node.path, DIRECTORIES];
       return [node.path, argument?.ids ? `@${argument.ids}` : (argument?.choices ?? []).join(' ')];
     }),
   );
@@ -55,8 +60,12 @@ _reportctl_reply() {
   return 0
 }
 _reportctl_offer() {
-  # $1: the words to offer (static, from the tables above), or @kind for ids from the service.
-  if [[ "$1" == @* ]]; then
+  # $1: the words to offer (static, from the tables above), @kind for ids from the service, or
+  # ${DIRECTORIES} for folders.
+  if [[ "$1" == ${DIRECTORIES} ]]; then
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -d -- "$2")
+  elif [[ "$1" == @* ]]; then
     _reportctl_reply "$2" < <(_reportctl_ids "\${1#@}")
   elif [[ -n "$1" ]]; then
     COMPREPLY=($(compgen -W "$1" -- "$2"))

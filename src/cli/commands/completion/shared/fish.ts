@@ -18,6 +18,7 @@ function switchTable(name: string, rows: [key: string, lines: string[]][]): stri
 function valuesOf(key: string, value: CompletionValue): string | undefined {
   if (value.ids) return fq(`(__reportctl_ids ${value.ids})`);
   if (value.choices.length > 0) return fq(`(__reportctl_choices ${fq(key)})`);
+  if (value.directory) return fq('(__fish_complete_directories)');
   return undefined;
 }
 

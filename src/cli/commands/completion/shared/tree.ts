@@ -12,6 +12,8 @@ export interface CompletionValue {
   ids?: IdKind;
   /** The value names a file. */
   file: boolean;
+  /** The value names a folder. */
+  directory: boolean;
 }
 
 export interface CompletionFlag extends CompletionValue {
@@ -48,10 +50,19 @@ const DYNAMIC: Record<string, IdKind> = {
 const DYNAMIC_FLAGS: Record<string, IdKind> = { '--from-preset': 'preset-ids' };
 
 const FILE_PLACEHOLDER = /^(path|file|files)$/;
+const DIRECTORY_PLACEHOLDER = /^(dir|directory|folder)$/;
 
 function valueOf(target: Option | Argument, placeholder: string, ids: IdKind | undefined): CompletionValue {
   const choices = target.argChoices ?? [];
-  return { placeholder, choices, notes: choiceNotes(target), ...(ids ? { ids } : {}), file: choices.length === 0 && !ids && FILE_PLACEHOLDER.test(placeholder) };
+  const free = choices.length === 0 && !ids;
+  return {
+    placeholder,
+    choices,
+    notes: choiceNotes(target),
+    ...(ids ? { ids } : {}),
+    file: free && FILE_PLACEHOLDER.test(placeholder),
+    directory: free && DIRECTORY_PLACEHOLDER.test(placeholder),
+  };
 }
 
 function flagsOf(command: Command): CompletionFlag[] {
@@ -75,7 +86,7 @@ function argumentsOf(command: Command, path: string): CompletionArgument[] {
   }));
 }
 
-const HELP: CompletionFlag = { name: '--help', description: 'show help', takesValue: false, placeholder: '', choices: [], notes: {}, file: false };
+const HELP: CompletionFlag = { name: '--help', description: 'show help', takesValue: false, placeholder: '', choices: [], notes: {}, file: false, directory: false };
 
 /** Every command of the tree, depth first, the root first (path ""). Hidden commands are left out. */
 export function completionTree(root: Command): CompletionNode[] {

@@ -17,6 +17,7 @@ function functionName(path: string): string {
 function action(value: CompletionValue, state: string | undefined): string {
   if (value.ids) return `_reportctl_ids ${value.ids}`;
   if (value.choices.length > 0) return state ? `->${state}` : `(${value.choices.join(' ')})`;
+  if (value.directory) return '_files -/';
   return value.file ? '_files' : ' ';
 }
 

@@ -1,0 +1,147 @@
+import type { Command } from 'commander';
+import type { Template } from '../../../contract/index.js';
+import type { CliDeps } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { canPrompt, writeLine } from '../../io.js';
+import type { Wrap } from '../../action.js';
+import type { Session } from '../../session.js';
+import type { PlanOptions, TemplatePlan } from './shared/plan.js';
+
+export interface TemplatesApplyOptions extends PlanOptions {
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+export function registerTemplatesApply(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('apply')
+    .description('Make the service hold what a folder of template files holds: create, replace and (with --prune) delete')
+    .argument('<dir>', 'the folder of template files (*.json)')
+    .option('--prune', "delete the service's templates that are in no file (asks first on a terminal)")
+    .option('--dry-run', 'print the plan and stop')
+    .option('-y, --yes', 'delete without asking (required for --prune deletions when not on a terminal)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl templates apply templates/ --dry-run
+  $ reportctl templates apply templates/
+  $ reportctl templates apply templates/ --prune --yes --json   # { created, replaced, deleted, unchanged }
+
+Every file is read and checked first; if any is invalid nothing is written (exit 1). The plan
+(N to create, N to replace, N to delete, N unchanged) comes next, then each change as it is
+made, with its template's id: deletions first (they free room under the plan's template
+limit), then replacements, then creations, paced under the service's write limit. A template
+is known by its exact name, so a rename is a delete and a create. A write that fails stops the
+run: what was done and what was not is listed, the exit code is that failure's, and running
+the same apply again carries out the rest.`,
+    )
+    .action(wrap(async (dir: string, _o: unknown, command: Command) => runTemplatesApply(dir, command.optsWithGlobals<TemplatesApplyOptions>(), deps)));
+}
+
+type Action = 'delete' | 'replace' | 'create';
+interface Change {
+  action: Action;
+  name: string;
+  id?: string;
+  file?: string;
+  run(session: Session): Promise<Template | undefined>;
+}
+/** A template in the --json answer: deleted ones are in no file. */
+interface Applied {
+  name: string;
+  id: string;
+  file: string | null;
+}
+
+export async function runTemplatesApply(dir: string, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
+  const [{ planFromFolder, planLines, planSummary }, { submitTemplate }, { quoted }] = await Promise.all([
+    import('./shared/plan.js'),
+    import('./shared/submit.js'),
+    import('./shared/folder.js'),
+  ]);
+  const { session, plan } = await planFromFolder(dir, options, deps);
+  // With --json, stdout carries the one JSON answer; what people read goes to stderr.
+  const people = options.json ? deps.io.stderr : deps.io.stdout;
+  const unchanged: Applied[] = plan.unchanged.map(({ name, id, file }) => ({ name, id, file }));
+  if (options.dryRun && options.json) {
+    writeLine(deps.io.stdout, JSON.stringify(dryRunJson(plan)));
+  } else {
+    writeLine(people, `Plan: ${planSummary(plan)}.`);
+    for (const line of planLines(plan, options.prune === true)) writeLine(people, `  ${line}`);
+  }
+  if (plan.kept.length > 0) {
+    const kept = plan.kept.length === 1 ? '1 template of the account is' : `${plan.kept.length} templates of the account are`;
+    writeLine(deps.io.stderr, `${kept} in no file and kept (--prune deletes it)`);
+  }
+  if (options.dryRun) return;
+  if (plan.delete.length > 0 && !options.yes) {
+    const what = `${plan.delete.length === 1 ? 'template' : `${plan.delete.length} templates`} in no file (${plan.delete.map((change) => quoted(change.name)).join(', ')})`;
+    if (!canPrompt(deps.io, deps.env, options.input === false)) {
+      throw new UsageError(`refusing to delete ${what} without confirmation; nothing was applied`, 'pass --yes to delete without a prompt');
+    }
+    const sure = await deps.prompter.confirm({ message: `Delete ${what}? This cannot be undone.`, default: false });
+    if (!sure) {
+      writeLine(deps.io.stderr, 'nothing applied');
+      return;
+    }
+  }
+
+  const changes: Change[] = [
+    ...plan.delete.map((change): Change => ({ action: 'delete', name: change.name, id: change.id, run: async ({ api }) => void (await api.templates.delete(change.id)) })),
+    ...plan.replace.map((change): Change => ({
+      action: 'replace',
+      name: change.name,
+      id: change.id,
+      file: change.file,
+      run: ({ api }) => submitTemplate(api, change.body, (body) => api.templates.replace(change.id, body), change.file),
+    })),
+    ...plan.create.map((change): Change => ({
+      action: 'create',
+      name: change.name,
+      file: change.file,
+      run: ({ api }) => submitTemplate(api, change.body, (body) => api.templates.create(body), change.file),
+    })),
+  ];
+  const done: Record<Action, Applied[]> = { delete: [], replace: [], create: [] };
+  const past: Record<Action, string> = { delete: 'deleted', replace: 'replaced', create: 'created' };
+  let at = 0;
+  try {
+    for (; at < changes.length; at++) {
+      const change = changes[at]!;
+      session.progress.update(`${change.action} ${at + 1} of ${changes.length}: ${quoted(change.name)}`);
+      const result = await change.run(session);
+      session.progress.stop();
+      const id = result?.id ?? change.id!;
+      done[change.action].push({ name: change.name, id, file: change.file ?? null });
+      writeLine(people, `${past[change.action].padEnd(9)} ${quoted(change.name)} ${id}${change.file ? ` from ${change.file}` : ''}`);
+    }
+  } catch (error) {
+    session.progress.stop();
+    const rest = changes.slice(at);
+    if (options.json) writeLine(deps.io.stdout, JSON.stringify({ ...resultJson(done, unchanged), notDone: rest.map(({ action, name, id, file }) => ({ action, name, id: id ?? null, file: file ?? null })) }));
+    writeLine(deps.io.stderr, `apply stopped at ${rest[0]!.action} ${quoted(rest[0]!.name)}: ${at} of ${changes.length} changes made (${doneSummary(done)})`);
+    for (const change of rest) writeLine(deps.io.stderr, `  not done: ${change.action} ${quoted(change.name)}${change.id ? ` ${change.id}` : ''}${change.file ? ` from ${change.file}` : ''}`);
+    writeLine(deps.io.stderr, 'run the same apply again to carry out the rest');
+    throw error;
+  }
+  if (options.json) writeLine(deps.io.stdout, JSON.stringify(resultJson(done, unchanged)));
+  writeLine(deps.io.stderr, `applied: ${doneSummary(done)}, ${unchanged.length} unchanged`);
+}
+
+function doneSummary(done: Record<Action, Applied[]>): string {
+  return `${done.create.length} created, ${done.replace.length} replaced, ${done.delete.length} deleted`;
+}
+
+function resultJson(done: Record<Action, Applied[]>, unchanged: Applied[]) {
+  return { created: done.create, replaced: done.replace, deleted: done.delete, unchanged };
+}
+
+function dryRunJson(plan: TemplatePlan) {
+  return {
+    create: plan.create.map(({ name, file }) => ({ name, id: null, file })),
+    replace: plan.replace.map(({ name, id, file }) => ({ name, id, file })),
+    delete: plan.delete.map(({ name, id }) => ({ name, id, file: null })),
+    unchanged: plan.unchanged.map(({ name, id, file }) => ({ name, id, file })),
+  };
+}

@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../../context.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
+import { writeLine } from '../../io.js';
+import type { Wrap } from '../../action.js';
+import type { Style } from '../../style.js';
+import type { PlanOptions, TemplatePlan } from './shared/plan.js';
+
+export type TemplatesDiffOptions = PlanOptions;
+
+export function registerTemplatesDiff(parent: Command, deps: CliDeps, wrap: Wrap): void {
+  parent
+    .command('diff')
+    .description("Show how a folder of template files differs from the service's templates (nothing is written)")
+    .argument('<dir>', 'the folder of template files (*.json)')
+    .option('--prune', "also show the service's templates that are in no file (apply --prune deletes them)")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ reportctl templates diff templates/
+  $ reportctl templates diff templates/ --prune --json
+
+Each file is compared with the service's template of the same name, both normalised (the
+catalog's defaults filled in, keys in the contract's order): a unified diff per changed
+template, the files that would be created and, with --prune, the templates that would be
+deleted. Invalid files are reported as \`templates validate\` reports them.
+
+Exit status, as diff(1): 0 no differences, 1 differences (or invalid files), 2 usage errors,
+duplicate names or files that cannot be read.`,
+    )
+    .action(wrap(async (dir: string, _o: unknown, command: Command) => runTemplatesDiff(dir, command.optsWithGlobals<TemplatesDiffOptions>(), deps)));
+}
+
+export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  const [{ planFromFolder, planSummary }, { unifiedHunks }, { quoted }, { jsonForTerminal }] = await Promise.all([
+    import('./shared/plan.js'),
+    import('./shared/unified-diff.js'),
+    import('./shared/folder.js'),
+    import('../../sanitize.js'),
+  ]);
+  const { session, plan } = await planFromFolder(dir, options, deps);
+  const changes = changesOf(plan);
+  if (options.json) {
+    const listed = changes.map((change) => {
+      if (change.action === 'replace') return { action: change.action, name: change.name, id: change.id, file: change.file, diff: unifiedHunks(change.before, change.after).join('\n') + '\n' };
+      if (change.action === 'create') return { action: change.action, name: change.name, file: change.file, ...(change.renameOf ? { renameOf: { name: change.renameOf.name, id: change.renameOf.id } } : {}) };
+      return { action: change.action, name: change.name, id: change.id };
+    });
+    writeLine(deps.io.stdout, JSON.stringify(listed));
+  } else {
+    const style = session.style;
+    for (const change of changes) {
+      const [before, after, from, to] =
+        change.action === 'replace'
+          ? [change.before, change.after, `service/${change.id} ${quoted(change.name)}`, change.file]
+          : change.action === 'create'
+            ? ['', change.text, '/dev/null', `${change.file} (new: ${quoted(change.name)})`]
+            : [change.text, '', `service/${change.id} ${quoted(change.name)}`, '/dev/null (in no file)'];
+      writeLine(deps.io.stdout, style.bold(`--- ${from}`));
+      writeLine(deps.io.stdout, style.bold(`+++ ${to}`));
+      for (const line of unifiedHunks(before, after)) writeLine(deps.io.stdout, colourLine(jsonForTerminal(line), style));
+    }
+  }
+  writeLine(deps.io.stderr, `${dir}: ${planSummary(plan)}`);
+  if (changes.length === 0) return ExitCode.ok;
+  throw new SilentFailure(ExitCode.failed, `the service's templates differ from ${dir}`, { code: 'DIFFERENCES' });
+}
+
+/** Changes in file order, then the deletions: the order a reader walks the folder in. */
+function changesOf(plan: TemplatePlan) {
+  const byFile = [
+    ...plan.replace.map((change) => ({ ...change, action: 'replace' as const })),
+    ...plan.create.map((change) => ({ ...change, action: 'create' as const })),
+  ].sort((a, b) => (a.file < b.file ? -1 : 1));
+  return [...byFile, ...plan.delete.map((change) => ({ ...change, action: 'delete' as const }))];
+}
+
+function colourLine(line: string, style: Style): string {
+  if (line.startsWith('@@')) return style.cyan(line);
+  if (line.startsWith('+')) return style.green(line);
+  if (line.startsWith('-')) return style.red(line);
+  return line;
+}
