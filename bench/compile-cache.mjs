@@ -1,6 +1,7 @@
 // Which code cache serves start-up best on this Node version: the build's V8 cache for
 // dist/main.cjs against Node's own compile cache (module.enableCompileCache, Node >= 22.1),
-// each as a ratio against bare `node -e 0` measured in the same run (interleaved).
+// each as a ratio against bare `node -e 0` measured in the same run (interleaved), all in the
+// same clean environment (bench/clean-env.mjs).
 // Target: ≤ 1.5×, goal 1.2×. Also `reportctl --help`, which must stay as light, and the
 // checker run without bin/reportctl.js's V8 code cache, to show what the cache saves.
 // On Node ≥ 22.1 (module.enableCompileCache), also what informs the bin's choice of caches:
@@ -14,6 +15,7 @@ import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanEnv, cleanEnvNote } from './clean-env.mjs';
 
 const bin = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 const main = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
@@ -45,7 +47,7 @@ const commands = {
 
 function once([args, env, status]) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { stdio: 'ignore', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, args, { stdio: 'ignore', env: cleanEnv(env) });
   if (result.status !== status) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
@@ -62,6 +64,7 @@ const median = (values) => {
 };
 const base = median(samples.baseline);
 console.log(`start-up on Node ${process.version}, median of ${runs} interleaved runs`);
+console.log(`  ${cleanEnvNote()}`);
 console.log(`  ${'node -e 0'.padEnd(45)} ${base.toFixed(1)} ms  1.00×`);
 let pass = true;
 for (const [name, [, , , held]] of Object.entries(commands).filter(([name]) => name !== 'baseline')) {

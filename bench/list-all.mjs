@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanEnv, cleanEnvNote } from './clean-env.mjs';
 import { adminOf, servedUrl, spawnServe } from './serve.mjs';
 
 const READS_PER_MINUTE = 30;
@@ -60,7 +61,7 @@ function runCli(args, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--import', probe, bin, ...args], {
-      env: { ...process.env, ...env, REPORTCTL_CONFIG_DIR: work, NO_COLOR: '1' },
+      env: cleanEnv({ ...env, REPORTCTL_CONFIG_DIR: work, NO_COLOR: '1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const stdout = [];
@@ -126,6 +127,7 @@ for (const size of SIZES) {
 }
 
 console.log(`templates list --all --json at ${READS_PER_MINUTE} reads/min (page size ${PAGE_SIZE})`);
+console.log(cleanEnvNote());
 console.log('      N  pages  requests  items  unique   wall s  allowed s  wall/allowed  peak RSS MB  429s   (created in s)');
 for (const r of results) {
   console.log(

@@ -1,14 +1,12 @@
-// Loads one of the build's CommonJS files (dist/main.cjs, dist/vendor-*.cjs) compiled from the
-// V8 code cache the build leaves beside it (`<file>.cache`). Most of a short command's
-// start-up is V8 compiling those files. Each is one function expression, the module wrapper
-// Node's loader would add (its first line ends `// build <id>`), so V8 compiles the text as it
-// was read instead of a copy joined to a wrapper: for dist/main.cjs and undici's file that
-// is some 400 KB less to allocate and collect at every start. A cache is used only when it
-// names this very build (the cache's first line is the same id); V8 itself refuses one made by
-// another Node version. Without a usable cache the file is compiled from its text alone.
+// Loads one of the build's CommonJS files (dist/main.cjs, dist/vendor-*.cjs, ...) compiled from
+// the V8 code cache the build leaves beside it (`<file>.cache`): compiling them is most of a
+// short command's start-up. Each file is one function expression, Node's module wrapper with the
+// build's id on its first line, so V8 compiles the text as read (no second copy joined to a
+// wrapper). A cache is used only when it names the same build; V8 itself refuses one made by
+// another Node version or under other flags. Without a usable cache the text is compiled alone.
 //
-// Set by scripts/build.mjs only: REPORTCTL_WRITE_CODE_CACHE names the files (by base name) to
-// compile without a cache and to write a cache for at exit, after a run that used them.
+// REPORTCTL_WRITE_CODE_CACHE (set by scripts/build.mjs only) names the files to compile without
+// a cache and to write a cache for at exit, after a run that used them.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -25,7 +23,6 @@ function readOrNull(file, encoding) {
   }
 }
 
-const preparedFiles = new Map();
 /** How the build begins each file it wraps (scripts/build.mjs); the build's id and a newline follow. */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { // build ';
 
@@ -36,29 +33,15 @@ function buildIdOf(source) {
   return /^[0-9a-f]{16}\n$/.test(line) ? line.slice(0, 16) : null;
 }
 
+const loadedFiles = new Map();
+
 /**
  * The exports of `file`, from its code cache where that is this build's; once per process.
  * `kind` names one of several caches of the same file, each made by a different command.
  */
 function loadCompiled(file, parent, kind) {
-  return prepareCompiled(file, parent, kind)();
-}
-
-/** `file` read and compiled as loadCompiled does, not yet run: what runs it (once) and returns its exports. */
-function prepareCompiled(file, parent, kind) {
-  if (!preparedFiles.has(file)) {
-    const run = compile(file, parent, kind);
-    let ran = false;
-    let exports;
-    preparedFiles.set(file, () => {
-      if (!ran) {
-        exports = run();
-        ran = true;
-      }
-      return exports;
-    });
-  }
-  return preparedFiles.get(file);
+  if (!loadedFiles.has(file)) loadedFiles.set(file, compile(file, parent, kind)());
+  return loadedFiles.get(file);
 }
 
 function compile(file, parent, kind) {
@@ -80,11 +63,6 @@ function compile(file, parent, kind) {
     process.on('exit', () => {
       const temporary = `${cacheFile}.${process.pid}`;
       try {
-        // V8 stamps a cache with its flags, and takes it only under the same. A file is
-        // compiled under the defaults, but undici turns WebAssembly tier-up and lazy
-        // compilation off where it compiles its HTTP parser itself (http-parser.js): back to
-        // the defaults to write.
-        require('node:v8').setFlagsFromString(require('./http-parser.js').DEFAULT_FLAGS);
         fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${build}\n`, 'latin1'), script.createCachedData()]));
         fs.renameSync(temporary, cacheFile);
       } catch (error) {
@@ -104,4 +82,4 @@ function compile(file, parent, kind) {
   };
 }
 
-module.exports = { loadCompiled, prepareCompiled, WRAPPER_START };
+module.exports = { loadCompiled, WRAPPER_START };

@@ -44,7 +44,7 @@ const cached = new Set(['embedded']);
 /** The functions each file apart that is not cached exports (each called through a stand-in). */
 const APART_EXPORTS = { 'import-package': ['importPackage'] };
 /**
- * The bin's own helpers (bin/code-cache.js, bin/http-parser.js) stay files of their own: a
+ * The bin's own helpers (bin/code-cache.js, bin/liftoff-only.js) stay files of their own: a
  * bundle in dist/ requires them as ../bin/<file>, the same path as from src/.
  */
 const binFiles = {
@@ -145,98 +145,17 @@ const vendor = {
     }));
   },
 };
+/** undici's parsers compiled with Liftoff only (bin/liftoff-only.js). */
+const compileParser = (bytes) => `require('../bin/liftoff-only.js').compileLiftoffOnly(${bytes})`;
 /**
- * zod's `locales` holds the messages of some fifty languages, and zod loads them all with its
- * index: in the vendor file and the service's bundle only English is kept, the one the project
- * uses (zod's default). About a tenth of a network command's start-up (bench/startup.mjs).
- * The vendor file has zod's CommonJS build (required), the service's bundle its ES one.
+ * Edits to packages' sources, by file under node_modules. Each must match exactly once: an
+ * update that moves the code fails the build instead of silently undoing the edit.
  */
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
-      args.importer.includes('/node_modules/zod/') ? { path: args.importer, namespace: 'zod-locales', pluginData: args.path.endsWith('.cjs') } : undefined,
-    );
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: args.pluginData ? `exports.en = require('../locales/en.cjs').default;` : `export { default as en } from '../locales/en.js';`,
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
-/**
- * Edits to packages' sources for a command that lasts a moment, by file under node_modules,
- * each required to match once (an update that moves the code fails the build here instead of
- * silently undoing the edit):
- * - undici parses HTTP with WebAssembly, compiled as its first connection opens. A network
- *   command compiles the SIMD parser on a background thread from the start instead
- *   (bin/http-parser.js): undici takes that module where there is one. Where it compiles its
- *   own, it does so with Liftoff only and all at once, as the background compile does: V8
- *   would otherwise go on to optimise it (some 100 ms of CPU and 35 MB never recouped) and,
- *   lazily, compile its functions one by one on the main thread during the first parse. The
- *   flags (bin/http-parser.js) are set there, after undici's builtins are loaded: a builtin
- *   loaded after a flag change loses Node's own code cache (three times the cost), and the
- *   vendor file's cache was made under the defaults it is compiled under (bin/code-cache.js).
- * - its parsers are WebAssembly modules held in its source as base64 (two of 96 KB): read as
- *   files from dist/ instead (LLHTTP_FILES), the vendor file and its cache are some 190 KB
- *   smaller for every network command to read, and nothing is decoded.
- * - as it loads, it builds a search tree and a table of some 150 header names (about 1,000
- *   objects), so as not to lowercase a well-known name it sends or reads, and a request
- *   queue of 2,048 slots per origin: a command sends and reads a few headers, named here by
- *   lowercasing them, as undici does for any name not in its table, and queues a request or
- *   two (the queue adds slots 16 at a time past 16). Less to allocate is what keeps most
- *   network commands to one young-generation collection, where they made two (about 3 ms
- *   each here).
- * - node:http (and its server, agent and parser modules) loads for one constant and one class
- *   check: read on use instead. The header limit is Node's 16 KiB unless Node was told
- *   otherwise (--max-http-header-size), when it is read from node:http as before; an
- *   IncomingMessage can only exist once node:http is loaded.
- */
-/** undici's HTTP parsers, as WebAssembly files in dist/ (see LLHTTP_FILES) instead of base64 in its source. */
-const llhttpFile = (name) => `require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))`;
-/** bin/http-parser.js, which compiles the SIMD parser in the background and holds the V8 flags for undici's own compile. */
-const httpParser = "require('../bin/http-parser.js')";
-/** The WebAssembly files the edited client-h1.js reads, from the modules that hold them as base64. */
-const LLHTTP_FILES = { 'llhttp_simd.wasm': 'undici/lib/llhttp/llhttp_simd-wasm.js', 'llhttp.wasm': 'undici/lib/llhttp/llhttp-wasm.js' };
-/**
- * The llhttp constants client-h1.js reads (it names them `constants.X`), as a literal: the
- * module builds some thirty tables at load, of which it reads two.
- */
-function llhttpConstants() {
-  const all = require('undici/lib/llhttp/constants.js');
-  const used = [...new Set([...readFileSync(require.resolve('undici/lib/dispatcher/client-h1.js'), 'utf8').matchAll(/\bconstants\.([A-Z][A-Z_]*)/g)].map((match) => match[1]))];
-  const missing = used.filter((name) => !(name in all));
-  if (missing.length > 0) throw new Error(`build: undici's llhttp constants have no ${missing.join(', ')} (scripts/build.mjs, llhttpConstants)`);
-  return `const constants = ${JSON.stringify(Object.fromEntries(used.map((name) => [name, all[name]])))}`;
-}
 const SOURCE_EDITS = {
+  // undici's HTTP parsers, compiled with Liftoff only (see bin/liftoff-only.js for why).
   'undici/lib/dispatcher/client-h1.js': [
-    ["const constants = require('../llhttp/constants.js')", llhttpConstants()],
-    ['llhttpInstance = lazyllhttp()', `${httpParser}.beforeFirstParser(), llhttpInstance = lazyllhttp()`],
-    ["process.env.JEST_WORKER_ID ? require('../llhttp/llhttp-wasm.js') : undefined", `process.env.JEST_WORKER_ID ? ${llhttpFile('llhttp.wasm')} : undefined`],
-    ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", `${httpParser}.compiledParser() ?? new WebAssembly.Module(${llhttpFile('llhttp_simd.wasm')})`],
-    ["new WebAssembly.Module(llhttpWasmData || require('../llhttp/llhttp-wasm.js'))", `new WebAssembly.Module(llhttpWasmData || ${llhttpFile('llhttp.wasm')})`],
-  ],
-  'undici/lib/dispatcher/client.js': [
-    ["const http = require('node:http')\n", ''],
-    [
-      /const getDefaultNodeMaxHeaderSize = http &&[^]*?invalid'\) }\n/,
-      "const getDefaultNodeMaxHeaderSize = () => /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024\n",
-    ],
-  ],
-  'undici/lib/core/constants.js': [
-    [/\nfor \(let i = 0; i < wellknownHeaderNames\.length; \+\+i\) \{\n[^]*?\n\}\n/, '\n'],
-  ],
-  'undici/lib/dispatcher/fixed-queue.js': [['const kSize = 2048\n', 'const kSize = 16\n']],
-  'undici/lib/core/util.js': [
-    ["const { IncomingMessage } = require('node:http')\n", ''],
-    [
-      'Object.getPrototypeOf(stream).constructor === IncomingMessage',
-      "Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
-    ],
-    ["const { tree } = require('./tree')\n", ''],
-    [': tree.lookup(value) ?? value.toString', ': value.toString'],
-    ['return tree.lookup(value) ?? value.toString', 'return value.toString'],
+    ["new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))", compileParser("require('../llhttp/llhttp_simd-wasm.js')")],
+    ["new WebAssembly.Module(llhttpWasmData || require('../llhttp/llhttp-wasm.js'))", compileParser("llhttpWasmData || require('../llhttp/llhttp-wasm.js')")],
   ],
 };
 const sourceEdits = {
@@ -254,29 +173,10 @@ const sourceEdits = {
     });
   },
 };
-/** undici's node:assert (and its error formatting) loads for checks that hold: the real one on a failure. */
-const lazyAssert = {
-  name: 'lazy-assert',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^node:assert$/ }, (args) =>
-      args.importer.includes('/node_modules/undici/') ? { path: 'node:assert', namespace: 'lazy-assert' } : undefined,
-    );
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
-      contents: [
-        "const load = () => require('node:assert');",
-        'function assert(value, message) {',
-        '  if (!value) load()(value, message);',
-        '}',
-        'module.exports = new Proxy(assert, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
-      ].join('\n'),
-      loader: 'js',
-    }));
-  },
-};
 /**
  * undici's HTTP/1 client requires its HTTP/2 one at load time, and that loads node:http2, the
- * costliest builtin a network command would load (some 15 ms). The service speaks HTTP/1, so
- * in the vendor file client-h2.js loads on its first connection over HTTP/2 only.
+ * costliest builtin a network command would load. The service speaks HTTP/1, so in the vendor
+ * file client-h2.js loads on its first connection over HTTP/2 only.
  */
 const lazyHttp2 = {
   name: 'lazy-undici-h2',
@@ -362,7 +262,7 @@ try {
       ...common,
       stdin: { contents: `const loaders = {\n${loaders.join('\n')}\n};\nmodule.exports = (name) => loaders[name]();\n`, resolveDir: '.', sourcefile: file.replace(/\.cjs$/, '.js') },
       outfile: new URL(file, staging).pathname,
-      plugins: [binFiles, zodEnglishOnly, lazyHttp2, sourceEdits, lazyAssert],
+      plugins: [binFiles, lazyHttp2, sourceEdits],
       ...compiledWhole,
     });
   }
@@ -370,7 +270,7 @@ try {
     ...common,
     entryPoints: [APART.embedded],
     outfile: new URL('embedded.cjs', staging).pathname,
-    plugins: [binFiles, lazyFastify, zodEnglishOnly],
+    plugins: [binFiles, lazyFastify],
     ...compiledWhole,
   });
   await build({
@@ -384,7 +284,6 @@ try {
   for (const name of CHECKS) {
     await build({ ...common, entryPoints: [`src/client/generated/checks/${name}.js`], outfile: new URL(`checks-${name}.cjs`, staging).pathname, ...compiledWhole });
   }
-  for (const [file, module] of Object.entries(LLHTTP_FILES)) writeFileSync(new URL(file, staging), require(module));
   await buildDashboard(new URL('dashboard/', staging));
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });

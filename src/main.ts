@@ -4,14 +4,8 @@ import { systemClock } from './cli/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
 
-/** What bin/reportctl.js began before it loaded the CLI. */
-export interface StartUp {
-  /** Settles when undici's HTTP parser, compiling in the background, is ready (bin/http-parser.js). */
-  parserReady?: PromiseLike<unknown>;
-}
-
 /** Runs the command on the command line, and ends the process with its exit code. */
-export function main(startUp: StartUp): void {
+export function main(): void {
   const interrupt = new AbortController();
   let interrupts = 0;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -41,7 +35,6 @@ export function main(startUp: StartUp): void {
     clock: systemClock,
     signal: interrupt.signal,
     nodeVersion: process.versions.node,
-    ...(startUp.parserReady ? { parserReady: startUp.parserReady } : {}),
   });
   let finished = false;
   // Node ends a process whose event loop has nothing left to wait for with code 0, even while

@@ -85,7 +85,6 @@ export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<C
     (Object.keys(CATALOGS) as Name[]).map(async (name) => {
       const known = cache?.catalogs[name];
       const etag = known?.etag;
-      CATALOGS[name].shape.load();
       const result = await session.api.client.request('GET', CATALOGS[name].path, etag !== undefined ? { headers: { 'if-none-match': etag } } : {});
       const body = result.status === 304 ? known?.body : result.body;
       const newTag = result.headers.etag ?? (result.status === 304 ? etag : undefined);

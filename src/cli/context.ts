@@ -30,8 +30,6 @@ export interface CliDeps {
   editor: Editor;
   /** Where requests go; tests give undici's MockAgent. Default: the shared proxy-aware agent. */
   dispatcher?: Dispatcher;
-  /** What the first request waits for: undici's HTTP parser, compiling since start-up (bin/http-parser.js). */
-  parserReady?: PromiseLike<unknown>;
 }
 
 /** For commands that need the client other than the usual way. */

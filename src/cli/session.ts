@@ -48,7 +48,6 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
     signal: tuning.signal ?? deps.signal,
     ...(tuning.retries === false ? { maxTransientRetries: 0, maxRateLimitRetries: 0 } : {}),
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
-    ...(deps.parserReady ? { parserReady: deps.parserReady } : {}),
     userAgent: 'reportctl',
     keySource: settings.sources.apiKey,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -33,12 +33,10 @@ export class ApiClient {
   }
 
   async get<T>(path: string, shape: ResponseShape<T>, options: RequestOptions = {}): Promise<T> {
-    shape.load();
     return this.parse(shape, await this.request('GET', path, options));
   }
 
   async send<T>(method: 'POST' | 'PUT', path: string, body: unknown, shape: ResponseShape<T>): Promise<T> {
-    shape.load();
     return this.parse(shape, await this.request(method, path, { body }));
   }
 

@@ -22,8 +22,6 @@ export interface ApiClientOptions {
   onWait?: (reason: string, ms: number, cause: 'rate-limit' | 'retry') => void;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
-  /** Requests wait for it first: the process's HTTP parser, compiling in the background. */
-  parserReady?: PromiseLike<unknown>;
   userAgent?: string;
   /** Where the key came from (`env REPORTCTL_API_KEY`, `profile NAME` …), told with a 401. */
   keySource?: string;

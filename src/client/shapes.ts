@@ -10,13 +10,6 @@ import * as checks from './generated/checks.js';
  */
 export interface ResponseShape<T> {
   readonly check: (body: unknown) => boolean;
-  /**
-   * Loads the check's code now, if not yet (the build makes each check a file of its own).
-   * The client calls it before a request goes out: the build's code cache for a check is
-   * taken only under V8's default flags, which undici changes where it compiles its HTTP
-   * parser itself (bin/http-parser.js).
-   */
-  readonly load: () => void;
   /** The contract's schema, loading zod and building the schemas on first use. */
   readonly schema: () => Promise<z.ZodType<T>>;
 }
@@ -27,7 +20,6 @@ export const shapes = Object.fromEntries(
     name,
     {
       check: (body: unknown) => checks[name]()(body),
-      load: () => void checks[name](),
       schema: async () => (await import('../contract/checked.js')).checkedSchemas[name],
     },
   ]),

@@ -59,7 +59,6 @@ export async function sendOnce(
   let text: string;
   try {
     const target = new URL(url);
-    if (options.parserReady) await options.parserReady;
     response = await request.call(options.dispatcher ?? defaultDispatcher(), {
       origin: target.origin,
       path: target.pathname + target.search,

@@ -100,7 +100,7 @@ describe('V8 code cache of dist/main.cjs', () => {
   });
 
   // Each is compiled under V8's default flags, so each cache must have been made under them (V8
-  // checks): the bundle turns WebAssembly tier-up off later, before undici's first parser.
+  // checks): undici's parser is compiled under other flags, set back at once (bin/liftoff-only.js).
   it.each([
     ['main.cjs', 'main.cjs.client.cache'],
     ['vendor-undici.cjs', 'vendor-undici.cjs.cache'],

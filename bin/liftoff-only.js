@@ -1,0 +1,22 @@
+// undici's edited client-h1.js compiles its HTTP parser through here (scripts/build.mjs). V8's
+// defaults would also optimise the WebAssembly in the background (some 300 ms of CPU for a
+// parser that reads a few answers): compiled whole with Liftoff only instead, and V8's defaults
+// back before anything else compiles, since V8 takes a code cache (the build's, Node's own for
+// its builtins) only under the flags it was made with.
+'use strict';
+
+const LIFTOFF_ONLY = '--liftoff-only --no-wasm-lazy-compilation';
+const DEFAULTS = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation';
+
+/** A WebAssembly.Module of `bytes`, compiled now, with Liftoff only. */
+function compileLiftoffOnly(bytes) {
+  const v8 = require('node:v8');
+  v8.setFlagsFromString(LIFTOFF_ONLY);
+  try {
+    return new WebAssembly.Module(bytes);
+  } finally {
+    v8.setFlagsFromString(DEFAULTS);
+  }
+}
+
+module.exports = { compileLiftoffOnly };
