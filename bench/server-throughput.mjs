@@ -12,6 +12,7 @@
 //
 //   npm run build && node bench/server-throughput.mjs
 //   options: --rounds 5 --seconds 3 --connections 32,8 --accounts 1,8
+//            --drivers better-sqlite3@12,better-sqlite3@13   (default: every SQLite driver this Node can use)
 //            --autocannon DIR   autocannon's package folder when it is not a dependency of this checkout
 //            --profile DIR      serve alone, under `node --cpu-prof`, then a summary of where its time went
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32,8' },
     accounts: { type: 'string', default: '1,8' },
     autocannon: { type: 'string' },
+    drivers: { type: 'string' },
     profile: { type: 'string' },
   },
 });
@@ -53,7 +55,10 @@ function autocannonOfThisCheckout() {
     process.exit(2);
   }
 }
-const Database = requireHere('better-sqlite3');
+// The built service's driver choice (src/server/store/driver.ts): one serve per driver measured.
+const embedded = requireHere('./bin/code-cache.js').loadCompiled(join(root, 'dist/embedded.cjs'));
+const DRIVERS = args.drivers ? args.drivers.split(',') : embedded.usableDrivers();
+const { Database } = embedded.sqliteDriver();
 const work = mkdtempSync(join(tmpdir(), 'reportctl-bench-'));
 const db = join(work, 'service.db');
 const children = [];
@@ -62,14 +67,9 @@ process.on('exit', () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The SQLite driver this checkout's serve runs with, as the report names it. */
-function sqliteDriver() {
-  return `better-sqlite3 ${requireHere('better-sqlite3/package.json').version}`;
-}
-
 /** A child process whose first stdout line is JSON with its `url`. */
-function startChild(nodeArgs) {
-  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+function startChild(nodeArgs, env = {}) {
+  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   children.push(child);
   const url = new Promise((resolve, reject) => {
     let out = '';
@@ -89,12 +89,11 @@ function cpuSeconds(pid) {
 }
 
 const profileDir = args.profile && resolve(args.profile);
-const startServe = (nodeFlags) =>
-  startChild([
-    ...nodeFlags,
-    bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log',
-    '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000',
-  ]);
+const startServe = (nodeFlags, driver) =>
+  startChild(
+    [...nodeFlags, bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log', '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000'],
+    driver ? { REPORTCTL_SQLITE_DRIVER: driver } : {},
+  );
 /** Ends a child with SIGTERM and waits for it (a profiled serve writes its profile then). */
 function stop(child) {
   child.kill('SIGTERM');
@@ -151,88 +150,95 @@ await stop(setup.child);
 }
 console.log(`${TEMPLATES} templates in each of ${accounts.length} accounts (${MADE} made through the API, the rest copied)`);
 
-const serve = startServe(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
-const serveUrl = await serve.url;
-// The bare server answers exactly these bytes, with the same content type.
-const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);
-const body = Buffer.from(sample.text);
-for (const { apiKey } of accounts) {
-  const page = (await call('GET', PATH, undefined, apiKey, serveUrl)).text;
-  if (JSON.parse(page).total !== TEMPLATES || Buffer.byteLength(page) !== body.length) throw new Error('an account does not hold the templates');
-}
-const bareSource = `
-const http = require('node:http');
-const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
-const server = http.createServer((request, response) => {
-  response.writeHead(200, { 'content-type': ${JSON.stringify(sample.contentType)}, 'content-length': body.length });
-  response.end(body);
-});
-server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
-const bare = profileDir ? undefined : startChild(['-e', bareSource]);
-const targets = { serve: { url: serveUrl, pid: serve.child.pid }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
-
-/** One round of the generator against `target`: its counts, and the target's CPU meanwhile. */
-function round(target, connections, keys, seconds) {
-  const cpuBefore = cpuSeconds(target.pid);
-  const generator = spawnSync(
-    process.execPath,
-    [fileURLToPath(new URL('load-generator.mjs', import.meta.url)), JSON.stringify({ autocannon, url: target.url + PATH, connections, seconds, keys })],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  if (generator.status !== 0) throw new Error(`the load generator exited ${generator.status}`);
-  const result = JSON.parse(generator.stdout);
-  return { ...result, cpu: cpuSeconds(target.pid) - cpuBefore };
-}
-
-const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
-console.log(`driver: ${sqliteDriver()}; node ${process.version}; autocannon ${requireHere(join(autocannon, 'package.json')).version}`);
-console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
+let bare;
 let failed = false;
-for (const connections of CONNECTIONS) {
-  for (const accountCount of ACCOUNTS) {
-    const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
-    const names = Object.keys(targets);
-    for (const name of names) round(targets[name], connections, keys, 1); // warm-up
-    const totals = Object.fromEntries(names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [] }]));
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const name of i % 2 === 0 ? names : [...names].reverse()) {
-        const result = round(targets[name], connections, keys, SECONDS);
-        const total = totals[name];
-        total.ok += result.ok;
-        total.other += result.other;
-        total.errors += result.errors;
-        total.seconds += result.seconds;
-        total.cpu += result.cpu;
-        total.p50.push(result.p50);
-        total.p99.push(result.p99);
+let serve;
+for (const driver of DRIVERS) {
+  serve = startServe(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], driver);
+  const serveUrl = await serve.url;
+  // The bare server answers exactly these bytes, with the same content type.
+  const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);
+  const body = Buffer.from(sample.text);
+  for (const { apiKey } of accounts) {
+    const page = (await call('GET', PATH, undefined, apiKey, serveUrl)).text;
+    if (JSON.parse(page).total !== TEMPLATES || Buffer.byteLength(page) !== body.length) throw new Error('an account does not hold the templates');
+  }
+  const bareSource = `
+  const http = require('node:http');
+  const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
+  const server = http.createServer((request, response) => {
+    response.writeHead(200, { 'content-type': ${JSON.stringify(sample.contentType)}, 'content-length': body.length });
+    response.end(body);
+  });
+  server.keepAliveTimeout = 60000;
+  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
+  bare ??= profileDir ? undefined : startChild(['-e', bareSource]);
+
+  const targets = { serve: { url: serveUrl, pid: serve.child.pid }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
+
+  /** One round of the generator against `target`: its counts, and the target's CPU meanwhile. */
+  function round(target, connections, keys, seconds) {
+    const cpuBefore = cpuSeconds(target.pid);
+    const generator = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('load-generator.mjs', import.meta.url)), JSON.stringify({ autocannon, url: target.url + PATH, connections, seconds, keys })],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    if (generator.status !== 0) throw new Error(`the load generator exited ${generator.status}`);
+    const result = JSON.parse(generator.stdout);
+    return { ...result, cpu: cpuSeconds(target.pid) - cpuBefore };
+  }
+
+  const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
+  console.log(`driver: ${driver}; node ${process.version}; autocannon ${requireHere(join(autocannon, 'package.json')).version}`);
+  console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
+
+  for (const connections of CONNECTIONS) {
+    for (const accountCount of ACCOUNTS) {
+      const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
+      const names = Object.keys(targets);
+      for (const name of names) round(targets[name], connections, keys, 1); // warm-up
+      const totals = Object.fromEntries(names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [] }]));
+      for (let i = 0; i < ROUNDS; i++) {
+        for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+          const result = round(targets[name], connections, keys, SECONDS);
+          const total = totals[name];
+          total.ok += result.ok;
+          total.other += result.other;
+          total.errors += result.errors;
+          total.seconds += result.seconds;
+          total.cpu += result.cpu;
+          total.p50.push(result.p50);
+          total.p99.push(result.p99);
+        }
       }
-    }
-    console.log(`${connections} connections, ${accountCount} account${accountCount === 1 ? '' : 's'}:`);
-    const rate = (name) => totals[name].ok / totals[name].seconds;
-    // CPU per answer: what the rate would be on a core of its own, however busy the machine.
-    const cpuPerAnswer = (name) => totals[name].cpu / Math.max(1, totals[name].ok + totals[name].other);
-    for (const name of names) {
-      const total = totals[name];
-      const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      console.log(`${connections} connections, ${accountCount} account${accountCount === 1 ? '' : 's'}:`);
+      const rate = (name) => totals[name].ok / totals[name].seconds;
+      // CPU per answer: what the rate would be on a core of its own, however busy the machine.
+      const cpuPerAnswer = (name) => totals[name].cpu / Math.max(1, totals[name].ok + totals[name].other);
+      for (const name of names) {
+        const total = totals[name];
+        const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+        console.log(
+          `  ${name === 'bare' ? 'bare node:http ' : 'reportctl serve'} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
+            `   ${percentOfCore(total.cpu, total.seconds)}, ${(cpuPerAnswer(name) * 1e6).toFixed(0)} µs of CPU per answer` +
+            (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
+        );
+      }
+      if (!bare) continue;
+      const ratio = rate('serve') / rate('bare');
+      const checked = accountCount === 1;
+      if (checked && ratio < TARGET) failed = true;
+      // A bare server well under a core was waiting for requests: the generator, not the server, set the pace.
+      const bareLoad = totals.bare.cpu / totals.bare.seconds;
       console.log(
-        `  ${name === 'bare' ? 'bare node:http ' : 'reportctl serve'} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
-          `   ${percentOfCore(total.cpu, total.seconds)}, ${(cpuPerAnswer(name) * 1e6).toFixed(0)} µs of CPU per answer` +
-          (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
+        `  ratio ${ratio.toFixed(2)}× the bare server (CPU per answer: ${(cpuPerAnswer('bare') / cpuPerAnswer('serve')).toFixed(2)}×)` +
+          (checked ? ` (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)` : '') +
+          (bareLoad < 0.85 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
       );
     }
-    if (!bare) continue;
-    const ratio = rate('serve') / rate('bare');
-    const checked = accountCount === 1;
-    if (checked && ratio < TARGET) failed = true;
-    // A bare server well under a core was waiting for requests: the generator, not the server, set the pace.
-    const bareLoad = totals.bare.cpu / totals.bare.seconds;
-    console.log(
-      `  ratio ${ratio.toFixed(2)}× the bare server (CPU per answer: ${(cpuPerAnswer('bare') / cpuPerAnswer('serve')).toFixed(2)}×)` +
-        (checked ? ` (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)` : '') +
-        (bareLoad < 0.85 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
-    );
   }
+  if (!profileDir) await stop(serve.child);
 }
 
 if (profileDir) {
