@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    // No import cycles in src/, type imports included (STYLE.md): import-x/no-cycle, made to
+    // No import cycles in src/, type imports included (README, Development: Layout): import-x/no-cycle, made to
     // count `import type` (scripts/lint-no-cycle.js). Sources import each other as `./x.js`.
     files: ['src/**/*.ts'],
     plugins: { imports: { rules: { 'no-cycle': noCycleCountingTypes } } },

@@ -1,5 +1,5 @@
 // `reportctl templates ...`: the CLI in the test process (stdin and stdout are not a TTY)
-// against the real service started in the process. Expected values come from PRODUCT.md and
+// against the real service started in the process. Expected values come from the README's decisions and
 // from the service itself (the API or its catalogs).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

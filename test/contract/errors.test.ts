@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorCodes, errorStatus, issuePath, toValidationIssues } from '../../src/contract/index.js';
 
-// PRODUCT.md, "Errors": the status of each code, and `issues[].path` as a dotted string with
+// README, decisions: "Errors": the status of each code, and `issues[].path` as a dotted string with
 // array indices as numbers.
 
 describe('issuePath', () => {

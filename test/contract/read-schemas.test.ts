@@ -18,8 +18,8 @@ import {
 import { presets, seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { element, parsed, pathsOf, vegetationBody } from './fixtures.js';
 
-// PRODUCT.md, "One contract, three users": the client parses responses leniently (unknown
-// fields pass through). Timestamps are ISO 8601 UTC with milliseconds.
+// One contract serves the server, the client and the tests: the client parses responses
+// leniently (unknown fields pass through). Timestamps are ISO 8601 UTC with milliseconds.
 
 const at = '2026-01-01T00:00:00.000Z';
 

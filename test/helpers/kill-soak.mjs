@@ -1,8 +1,8 @@
 // The kill -9 soak shared by test/server/durability.test.ts (3 rounds) and bench/soak-kill.mjs
 // (20 by default). Plain JavaScript so the bench runs with `node` alone; types in kill-soak.d.mts.
 //
-// PRODUCT.md: "Nothing acknowledged is ever lost ... a `kill -9` at any moment leaves every
-// acknowledged write readable after restart." Each round, a real `reportctl serve` on a file
+// docs/storage.md: a `kill -9` at any moment loses nothing the service
+// acknowledged; every acknowledged write is readable after a restart. Each round, a real `reportctl serve` on a file
 // database takes a burst of creates (one sequential stream and waves of 8 parallel ones) and is
 // SIGKILLed right after the n-th 201, with requests still in flight; a new server on the same
 // file must then have every template that ever got a 201, exactly as the 201 showed it.

@@ -3,8 +3,8 @@ import { usableDrivers } from '../../src/server/store/driver.js';
 import { soakKill } from '../helpers/kill-soak.mjs';
 
 /**
- * PRODUCT.md: "Nothing acknowledged is ever lost ... a `kill -9` at any moment leaves every
- * acknowledged write readable after restart." A real server on a file database takes a burst
+ * docs/storage.md: a `kill -9` at any moment loses nothing the service
+ * acknowledged; every acknowledged write is readable after a restart. A real server on a file database takes a burst
  * of creates (one sequential stream and waves of parallel ones) and is SIGKILLed while
  * requests are in flight; a new server on the same file must have every template that got a
  * 201, exactly as the 201 showed it. Three kills here; `node bench/soak-kill.mjs` runs twenty.

@@ -4,8 +4,8 @@ import { api, startServe, type IssuedKey, type TestServer } from '../helpers/ser
 import { inBatches } from '../helpers/http.js';
 
 /**
- * PRODUCT.md: `formula check` validates offline with "the very same module the embedded
- * service uses". So the service's validate-formula and the CLI agree on every input: the
+ * `formula check` validates offline with the same module the embedded service checks
+ * formulas with (README, Formulas, offline). So the service's validate-formula and the CLI agree on every input: the
  * verdict, usesL, and where each error is.
  */
 
@@ -100,7 +100,7 @@ describe('validate-formula agrees with `reportctl formula check --json`', () => 
     expect(served.some((verdict) => verdict.usesL)).toBe(true);
   });
 
-  it('agrees with PRODUCT.md’s grammar on the cases it spells out', async () => {
+  it('agrees with the README’s formula grammar on the cases it spells out', async () => {
     const verdict = async (formula: string) =>
       (await api(server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula } })).body as Verdict;
     // Numbers in every form, unary signs, both functions, all whitespace kinds.

@@ -6,7 +6,7 @@ import { ISO_MS, adminRaw, expectError, listAll, type Page } from '../helpers/ht
 /**
  * Queues and runs are driven by `reportctl admin` on the database file while the server runs;
  * every change must be visible through the HTTP API on the very next request
- * (PRODUCT.md "Queues, runs and analyses", "The embedded service").
+ * (README, decisions: "Queues, runs and analyses", "The embedded service").
  */
 
 interface Step {

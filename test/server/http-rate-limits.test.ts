@@ -14,7 +14,7 @@ import {
 } from '../helpers/http.js';
 
 /**
- * PRODUCT.md "Limits" on a server started with the limits left at their defaults (120 reads
+ * README, decisions: "Limits" on a server started with the limits left at their defaults (120 reads
  * and 30 writes per account per rolling minute). Each test uses a fresh account, so each
  * starts with full buckets; everything here runs well within one minute.
  */

@@ -8,7 +8,7 @@ import { serviceOpenApiDocument } from '../../src/server/routes/service.js';
 /**
  * The read-only endpoints over real HTTP: the three catalogs, queues, queue runs, analyses
  * (v2 and the deprecated v0) and the OpenAPI document. Queues, runs and analyses come from
- * `admin seed`, the way PRODUCT.md keeps them outside the API.
+ * `admin seed`, the way the README's decisions keep them outside the API.
  */
 
 interface Queue {

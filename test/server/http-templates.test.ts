@@ -17,8 +17,8 @@ import {
 } from '../helpers/http.js';
 
 /**
- * The template endpoints over real HTTP against `reportctl serve` (PRODUCT.md "Responses",
- * "The template document"). Expected values come from PRODUCT.md and the catalogs the
+ * The template endpoints over real HTTP against `reportctl serve` (README, decisions: "Responses",
+ * "The template document"). Expected values come from the README's decisions and the catalogs the
  * server publishes, never from the implementation.
  */
 
