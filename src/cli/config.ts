@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { KeyHeader } from '../client/key-headers.js';
 import type { Env } from './io.js';
 import { importPackage } from './import-package.js';
@@ -71,6 +71,7 @@ export interface ConfigStore {
 }
 
 export async function openConfig(env: Env): Promise<ConfigStore> {
+  createPrivateFolder(dirname(configFilePath(env)));
   const { default: Conf } = await importPackage('conf');
   const conf = new Conf<ConfigShape>({
     projectName: 'reportctl',
@@ -85,6 +86,23 @@ export async function openConfig(env: Env): Promise<ConfigStore> {
       conf.store = config;
     },
   };
+}
+
+/** The config folder: only its owner may list or change it, as the file holds keys. */
+export const CONFIG_FOLDER_MODE = 0o700;
+
+/**
+ * Creates the folders that are missing 0700, then sets them to it again: conf would create
+ * them with the umask's mode, 0777 under umask 000, so another user could swap the file.
+ * A folder that already exists is the user's: `doctor` says when it is open to others.
+ */
+function createPrivateFolder(folder: string): void {
+  const firstCreated = mkdirSync(folder, { recursive: true, mode: CONFIG_FOLDER_MODE });
+  if (firstCreated === undefined || platform() === 'win32') return;
+  for (let created = folder; ; created = dirname(created)) {
+    chmodSync(created, CONFIG_FOLDER_MODE);
+    if (created === firstCreated || created === dirname(created)) break;
+  }
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4747';

@@ -40,6 +40,8 @@ export interface ApiTuning {
   timeoutMs?: number;
   /** false: one attempt, no waiting out 429s or retrying 5xx. */
   retries?: false;
+  /** Instead of the client's default cap on one answer's size. */
+  maxResponseBytes?: number;
 }
 
 /** What a command that talks to the service needs, built once per invocation. */

@@ -109,6 +109,7 @@ export function keyHint(source: string | undefined): string {
 /** The hint fits what went wrong: nothing there, a broken connection, or no answer in time. */
 function networkHint(error: NetworkError): string {
   if (error.timedOut) return 'the service accepted the request but did not answer; it may be overloaded or stuck';
+  if (error.code === 'RESPONSE_TOO_LARGE') return 'no answer of this service is that large: check --base-url / REPORTCTL_BASE_URL';
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
     return 'is the service running? check --base-url / REPORTCTL_BASE_URL (`reportctl serve` starts a local one)';
   }

@@ -1,6 +1,8 @@
 import type { Listing, ServiceApi } from '../client/api.js';
+import { UnexpectedResponseError } from '../client/errors.js';
 import type { Template } from '../contract/index.js';
 import { CliError, ExitCode } from './errors.js';
+import { SERVICE_ID } from './sanitize.js';
 
 /** A whole id: nothing to resolve. */
 const WHOLE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,11 +56,21 @@ async function everyItem<T>(listing: Listing<T>, signal?: AbortSignal): Promise<
  * service as it is: another service may use other ids.
  */
 export async function resolveTemplate(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<Template> {
+  return withServiceId(api, await findTemplate(api, reference, signal));
+}
+
+async function findTemplate(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<Template> {
   if (WHOLE_ID.test(reference)) return api.templates.get(reference);
   const templates = await everyItem(api.templates, signal);
   const matches = matchReference(reference, templates);
   if (matches.length === 0 && !ID_PREFIX.test(reference)) return api.templates.get(reference);
   return api.templates.get(single('template', reference, matches, 'reportctl templates list').id);
+}
+
+/** What the service sent, refused when its id is not one of the service's (see SERVICE_ID). */
+export function withServiceId<T extends { id: string }>(api: ServiceApi, item: T): T {
+  if (SERVICE_ID.test(item.id)) return item;
+  throw new UnexpectedResponseError(api.client.baseUrl, "an id that is not the service's (1 to 128 letters, digits, _ and -)");
 }
 
 /** The id a template reference stands for; a whole id is taken as it is, without a request. */

@@ -10,6 +10,12 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
 
+/**
+ * The shape of the service's ids (UUIDs, preset slugs). An id outside it is refused rather
+ * than printed or used: a script reads ids from stdout, and a shell completes them.
+ */
+export const SERVICE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 const hex = (char: string) => char.charCodeAt(0).toString(16).padStart(2, '0');
 
 /**

@@ -51,6 +51,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
     userAgent: 'reportctl',
     keySource: settings.sources.apiKey,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(tuning.maxResponseBytes !== undefined ? { maxResponseBytes: tuning.maxResponseBytes } : {}),
     // Response headers are the service's text.
     ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, visible(line)) } : {}),
     onWait: (reason, _ms, cause) => {

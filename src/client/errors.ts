@@ -54,6 +54,20 @@ export class NetworkError extends Error {
   }
 }
 
+const MIB = 1024 * 1024;
+
+/** An answer longer than the client reads: cut off there, never held whole. */
+export class ResponseTooLargeError extends NetworkError {
+  constructor(
+    url: string,
+    readonly limitBytes: number,
+  ) {
+    super(url, `larger than ${limitBytes % MIB === 0 ? `${limitBytes / MIB} MiB` : `${limitBytes} bytes`}`, false, 'RESPONSE_TOO_LARGE');
+    this.message = `the answer from ${url} is ${this.reason}; not read further`;
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
 /** A 2xx whose body is not what the contract describes, even read leniently. */
 export class UnexpectedResponseError extends Error {
   constructor(

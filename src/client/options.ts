@@ -1,12 +1,20 @@
 import type { Dispatcher } from 'undici';
 import type { KeyHeader } from './key-headers.js';
 
+/**
+ * The most of one answer the client reads: the largest page the service sends (100 templates
+ * of up to 256 KiB) is about 26 MiB.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey?: string;
   keyHeader?: KeyHeader;
-  /** Per request, headers and body each (default 30 s). */
+  /** One deadline per request, for its headers and its whole body (default 30 s). */
   timeoutMs?: number;
+  /** Answers longer than this are cut off with a ResponseTooLargeError (default MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   /** 429s waited out before giving up (default 5). */
   maxRateLimitRetries?: number;
   /** GET retries on 502/503/504 and broken connections (default 3). */

@@ -6,8 +6,8 @@ import undiciErrors from 'undici/lib/core/errors.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import connect from 'undici/lib/api/api-connect.js';
 import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import { NetworkError, UnexpectedResponseError } from './errors.js';
-import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
+import { NetworkError, ResponseTooLargeError, UnexpectedResponseError } from './errors.js';
+import { MAX_RESPONSE_BYTES, type ApiClientOptions, type ApiResult, type RequestOptions } from './options.js';
 
 let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
@@ -55,6 +55,10 @@ export async function sendOnce(
     if (payload !== undefined) trace(`> (${Buffer.byteLength(payload)} bytes of JSON)`);
   }
   const timeout = options.timeoutMs ?? 30_000;
+  // One deadline for the headers and the whole body: undici's body timeout restarts with
+  // every chunk, so a body dripping a byte at a time would never end.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeout);
   let response: Dispatcher.ResponseData;
   let text: string;
   try {
@@ -67,12 +71,15 @@ export async function sendOnce(
       ...(payload !== undefined ? { body: payload } : {}),
       headersTimeout: timeout,
       bodyTimeout: timeout,
-      ...(signal ? { signal } : {}),
+      signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
     });
-    text = await response.body.text();
+    text = await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url);
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (signal?.aborted || error instanceof ResponseTooLargeError) throw error;
+    if (deadline.signal.aborted) throw new NetworkError(url, `waited ${timeout / 1000} s`, true);
     throw toNetworkError(error, url, timeout);
+  } finally {
+    clearTimeout(timer);
   }
   const responseHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
@@ -92,6 +99,27 @@ export async function sendOnce(
     }
   }
   return { status: response.statusCode, headers: responseHeaders, body: parsed, url };
+}
+
+/**
+ * The body as text, read no further than `limit` bytes: an endless answer is cut off, not
+ * held until memory runs out. A Content-Length over the limit is refused before reading.
+ */
+async function readText(response: Dispatcher.ResponseData, limit: number, url: string): Promise<string> {
+  const declared = Number(response.headers['content-length']);
+  if (declared > limit) {
+    response.body.destroy();
+    throw new ResponseTooLargeError(url, limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new ResponseTooLargeError(url, limit);
+    chunks.push(chunk);
+  }
+  // As undici's text(): UTF-8, a byte order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 function redact(name: string, value: string): string {

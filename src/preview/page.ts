@@ -1,4 +1,4 @@
-import { CUSTOM_INDEX, type Catalogs, type VegetationIndexDefaults } from '../contract/catalogs.js';
+import { CUSTOM_INDEX, MAX_LAYOUT_ELEMENTS, type Catalogs, type VegetationIndexDefaults } from '../contract/catalogs.js';
 import { vegetationIndexDefaults as bundledDefaults } from '../contract/default-catalogs.js';
 import { templateBodySchema, templateCatalogIssues, withoutServerOwnedFields } from '../contract/template.js';
 import { toValidationIssues } from '../contract/errors.js';
@@ -79,6 +79,18 @@ const MM_PER_CM = 10;
 const EPSILON = 1e-9;
 /** Pairs grow with the square of the elements: past this many, the rest are counted. */
 const MAX_OVERLAPS_LISTED = 50;
+/** A document may come from any file: past this many of its problems, the rest are counted. */
+const MAX_ISSUES_LISTED = 50;
+/**
+ * Elements read from a layout: as many as the service stores. The overlap check compares every
+ * pair, so a file of 100,000 elements would otherwise take hours.
+ */
+const MAX_ELEMENTS_DRAWN = MAX_LAYOUT_ELEMENTS;
+/**
+ * How far beyond the printable area an edge is drawn, in printable widths (the SVG shows at
+ * most a page beyond each edge): `"width": 1e308` must not make a box of infinite size.
+ */
+const DRAWN_UNIT_RANGE = { min: -1, max: 2 };
 /** Map furniture: drawn on the map on purpose, so inside a map it is no overlap. */
 const MAP_OVERLAYS: ReadonlySet<string> = new Set(['northArrow', 'scale']);
 
@@ -106,7 +118,10 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
   const layout = layouts[orientation];
   const rawElements = isRecord(layout) && Array.isArray(layout.elements) ? layout.elements : [];
   if (layout === undefined) problems.push(`The template has no ${orientation} layout: the page is drawn empty.`);
-  const elements = placeElements(rawElements, `layouts.${orientation}.elements`, printable, page, problems);
+  if (rawElements.length > MAX_ELEMENTS_DRAWN) {
+    problems.push(`The ${orientation} layout has ${rawElements.length} elements: only the first ${MAX_ELEMENTS_DRAWN} are drawn.`);
+  }
+  const elements = placeElements(rawElements.slice(0, MAX_ELEMENTS_DRAWN), `layouts.${orientation}.elements`, printable, page, problems);
 
   const result: PageLayout = {
     name: typeof document.name === 'string' && document.name !== '' ? document.name : '(unnamed template)',
@@ -127,7 +142,11 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
 
 function validationProblems(template: unknown, catalogs: Catalogs | undefined): string[] {
   const parsed = templateBodySchema.safeParse(template, { reportInput: true });
-  if (!parsed.success) return toValidationIssues(parsed.error).map((issue) => sentence(issue.message));
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error).map((issue) => sentence(issue.message));
+    if (issues.length <= MAX_ISSUES_LISTED) return issues;
+    return [...issues.slice(0, MAX_ISSUES_LISTED), `And ${issues.length - MAX_ISSUES_LISTED} more problems.`];
+  }
   if (!catalogs) return [];
   return templateCatalogIssues(withoutServerOwnedFields(parsed.data), catalogs).map((issue) => sentence(issue.message));
 }
@@ -191,7 +210,14 @@ function placeElements(raw: unknown[], basePath: string, printable: Box, page: {
     }
   });
   if (overlapCount > MAX_OVERLAPS_LISTED) problems.push(`And ${overlapCount - MAX_OVERLAPS_LISTED} more overlaps.`);
-  return read.map((element) => ({ path: element.path, type: element.type, box: toPage(element.unit, printable), flagged: flagged.has(element) }));
+  return read.map((element) => ({ path: element.path, type: element.type, box: toPage(drawable(element.unit), printable), flagged: flagged.has(element) }));
+}
+
+/** The box with its edges brought within DRAWN_UNIT_RANGE: finite, whatever the document says. */
+function drawable(unit: Box): Box {
+  const edge = (value: number) => Math.min(Math.max(value, DRAWN_UNIT_RANGE.min), DRAWN_UNIT_RANGE.max);
+  const [left, top, right, bottom] = [edge(unit.x), edge(unit.y), edge(unit.x + unit.width), edge(unit.y + unit.height)];
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 function toPage(unit: Box, printable: Box): Box {

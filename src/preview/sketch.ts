@@ -37,8 +37,10 @@ export function sketchPage(layout: PageLayout, options: SketchOptions): string[]
   const paint = options.paint ?? ((text: string) => text);
   const { width, height } = gridSize(layout, options);
   const grid: Cell[][] = Array.from({ length: height }, () => Array.from({ length: width }, () => ({ character: ' ' })));
-  const column = (mm: number) => Math.round((mm / layout.page.width) * (width - 1));
-  const row = (mm: number) => Math.round((mm / layout.page.height) * (height - 1));
+  // Within one cell beyond the grid (off it, so not drawn): loops over a box's cells end however large it is.
+  const onGrid = (cell: number, size: number) => (Number.isNaN(cell) ? -1 : Math.min(Math.max(cell, -1), size));
+  const column = (mm: number) => onGrid(Math.round((mm / layout.page.width) * (width - 1)), width);
+  const row = (mm: number) => onGrid(Math.round((mm / layout.page.height) * (height - 1)), height);
   const put = (y: number, x: number, character: string, colour?: string) => {
     const cell = grid[y]?.[x];
     if (cell) Object.assign(cell, { character, colour });

@@ -70,6 +70,26 @@ describe('reportctl doctor', () => {
     expect(checks['api key']!.status).toBe('ok');
   });
 
+  // Issue 28, item 9: a folder others can write to lets them replace the file that holds the key.
+  it.skipIf(process.platform === 'win32')('flags a config folder others can write to (fail) or read (warn)', async () => {
+    const folderCheck = async (mode: number) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: server.url, apiKey: account.apiKey } } }), { mode: 0o600 });
+      chmodSync(dir, mode);
+      const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir } });
+      return { code: result.code, check: checksOf(result.stdout)['config folder']!, dir };
+    };
+    const open = await folderCheck(0o777);
+    expect(open.code).toBe(1);
+    expect(open.check.status).toBe('fail');
+    expect(open.check.detail).toContain('(mode 777)');
+    expect(open.check.fix).toBe(`chmod 700 ${open.dir}`);
+    const readable = await folderCheck(0o755);
+    expect(readable.code).toBe(0);
+    expect(readable.check.status).toBe('warn');
+    expect((await folderCheck(0o700)).check.status).toBe('ok');
+  });
+
   // Issue 17, item 6: only a 2xx proves the key. A service that limits per address answers
   // 429 before it looks at the key, so an unknown key was reported accepted.
   it('a 429 means the key was not checked: fail, exit 1, never "accepted"', async () => {

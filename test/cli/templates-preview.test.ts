@@ -194,6 +194,29 @@ describe('templates preview: the terminal sketch', () => {
     expect(run.stderr()).toContain('overlaps the legend');
   });
 
+  // Issue 28, item 6: a file is anyone's. `"width": 1e308` looped forever drawing on a
+  // terminal, and 100,000 elements took hours in the overlap check, deaf to Ctrl-C: in a real
+  // terminal, so that a hang fails the wait instead of the test run.
+  it.each([
+    // JSON.parse reads 1e999 as Infinity.
+    ['of any size', ['{"width":1e308}', '{"x":-1e308,"y":-1e308,"width":1e308,"height":1e308}', '{"height":1e999}', '{"width":"NaN"}']],
+    ['100,000 times', Array<string>(100_000).fill('{}')],
+  ])('draws elements %s in a real terminal and lists their problems', async (_what, boxes) => {
+    const elements = boxes.map((box) => JSON.stringify({ type: 'map', x: 0, y: 0, width: 0.5, height: 0.5 }).replace(/}$/, box === '{}' ? '}' : `,${box.slice(1)}`));
+    const text = JSON.stringify({ ...ndvi, layouts: { portrait: { elements: [] } } }).replace('"elements":[]', `"elements":[${elements.join(',')}]`);
+    const pty = spawnCliInPty(['templates', 'preview', '--file', templateFile(text)], { env: { PTY_COLUMNS: '80' } });
+    try {
+      await pty.waitFor('┄ margins', 15_000);
+      await pty.waitFor(/problems?:/, 15_000);
+      expect((await pty.exited).code).toBe(0);
+      const page = pty.transcript().split('\n').filter((line) => /^[┌│└┃┏┗]/.test(line));
+      expect(page.length).toBeGreaterThan(10);
+      expect(page.every((line) => [...line].length <= 80)).toBe(true);
+    } finally {
+      pty.kill();
+    }
+  });
+
   it('fits the page in the rows of the terminal when it knows them', async () => {
     const run = await preview(undefined, { file: templateFile(ndvi), color: false }, fakeRun({ tty: { columns: 200, rows: 40 } }));
     const lines = run.stdout().trimEnd().split('\n');

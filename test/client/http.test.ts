@@ -2,7 +2,7 @@
 // every deliberate wait, so nothing here really sleeps.
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../../src/client/errors.js';
+import { ApiResponseError, NetworkError, RateLimitedError, ResponseTooLargeError, UnexpectedResponseError } from '../../src/client/errors.js';
 import { ApiClient, type ApiClientOptions, type KeyHeader } from '../../src/client/http.js';
 import { retryAfterMs } from '../../src/client/rate-limit.js';
 import { shapes } from '../../src/client/shapes.js';
@@ -345,5 +345,30 @@ describe('answers that are not the contract', () => {
     await expect(client.send('POST', '/api/v2/templates', {}, shapes.template)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED', message: 'invalid body', issues });
     service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(400, { error: 'VALIDATION_FAILED', message: 'invalid body', issues: 'many' }, { headers: JSON_HEADERS });
     await expect(client.send('POST', '/api/v2/templates', {}, shapes.template)).rejects.toMatchObject({ status: 400, code: 'HTTP_400', message: 'HTTP 400', issues: [] });
+  });
+});
+
+// Issue 28, item 5: answers were read whole, however long (6.37 GB against an endless body).
+describe('the size of an answer', () => {
+  const page = JSON.stringify(QUEUES);
+  it('an answer up to the limit is read; one byte more is cut off, and not retried', async () => {
+    const exact = setup({ maxResponseBytes: Buffer.byteLength(page) });
+    exact.service.intercept({ path: '/api/v2/queues' }).reply(200, page, { headers: JSON_HEADERS });
+    expect(await exact.client.get('/api/v2/queues', shapes.queuePage)).toEqual(QUEUES);
+    await agent.close();
+
+    const over = setup({ maxResponseBytes: Buffer.byteLength(page) - 1 });
+    over.service.intercept({ path: '/api/v2/queues' }).reply(200, page, { headers: JSON_HEADERS });
+    const error = await over.client.get('/api/v2/queues', shapes.queuePage).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toBe(`the answer from ${ORIGIN}/api/v2/queues is larger than ${Buffer.byteLength(page) - 1} bytes; not read further`);
+    expect(calls()).toHaveLength(1);
+  });
+
+  it('the limit is 64 MiB unless the caller sets another', async () => {
+    const { client, service } = setup();
+    service.intercept({ path: '/api/v2/queues' }).reply(200, page, { headers: { ...JSON_HEADERS, 'content-length': String(64 * 1024 * 1024 + 1) } });
+    await expect(client.get('/api/v2/queues', shapes.queuePage)).rejects.toThrow('is larger than 64 MiB; not read further');
   });
 });

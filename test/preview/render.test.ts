@@ -214,6 +214,27 @@ describe('renderTemplateSvg: problems', () => {
     expect(parses(svg)).toBe(true);
   });
 
+  // Issue 28, item 6: the overlap check compares every pair; 100,000 elements took hours.
+  it('draws the first 200 elements of a layout, as many as the service stores', () => {
+    const pile = Array.from({ length: 300 }, () => ({ type: 'text', x: 0, y: 0, width: 2, height: 0.5 }));
+    const { svg, problems } = renderTemplateSvg(template(pile));
+    expect(elementsOf(svg)).toHaveLength(200);
+    expect(problems).toContain('The portrait layout has 300 elements: only the first 200 are drawn.');
+  });
+
+  it('lists 50 of a document\'s validation issues and counts the rest', () => {
+    const { problems } = renderTemplateSvg(template([], { selectedStatistics: Array.from({ length: 100_000 }, (_, index) => index) }));
+    expect(problems).toHaveLength(51);
+    expect(problems.at(-1)).toBe('And 99950 more problems.');
+  });
+
+  it('keeps a box of any size within a page beyond the paper', () => {
+    const { svg } = renderTemplateSvg(template([{ type: 'map', x: -1e308, y: 0, width: 1e308, height: 1e308 }]));
+    const [box] = elementsOf(svg);
+    expect(box!.box.every(Number.isFinite)).toBe(true);
+    expect(parses(svg)).toBe(true);
+  });
+
   it('draws something for input that is not a template at all', () => {
     for (const input of [null, 42, 'text', [], { layouts: 'no' }]) {
       const { svg, problems } = renderTemplateSvg(input);

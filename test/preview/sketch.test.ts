@@ -67,4 +67,25 @@ describe('sketchPage', () => {
     expect(lines.join('\n')).not.toContain('\u009b');
     expect(lines[0]).toContain('Lot\ufffd[2J 7\ufffd');
   });
+
+  // Issue 28, item 6: `"width": 1e308` made a box of infinite size, whose edges the loops
+  // below drew cell by cell forever (at 100% CPU, deaf to Ctrl-C).
+  it.each([
+    ['1e308 wide', { type: 'map', x: 0, y: 0, width: 1e308, height: 0.5 }],
+    ['1e308 tall, from -1e308', { type: 'map', x: 0, y: -1e308, width: 0.5, height: 1e308 }],
+    ['at 1e308', { type: 'map', x: 1e308, y: 1e308, width: 1e308, height: 1e308 }],
+    ['from -1e308, -1e308 wide', { type: 'map', x: -1e308, y: 0, width: 1e308, height: 1e308 }],
+  ])('a box of any size ends at the page: %s', (_what, element) => {
+    const lines = sketchPage(page([element]), { columns: 61 });
+    const height = Math.round((60 * 297) / 210 / 2) + 1;
+    expect(lines.length).toBeLessThanOrEqual(1 + height + 2);
+    expect(lines.slice(1, 1 + height).every((line) => [...line].length <= 60)).toBe(true);
+  });
+
+  it('a box that is not a finite number of cells still ends at the page', () => {
+    const layout = page([]);
+    const elements = [{ path: 'layouts.portrait.elements.0', type: 'map' as const, box: { x: -Infinity, y: 0, width: Infinity, height: Number.NaN }, flagged: true }];
+    const lines = sketchPage({ ...layout, elements }, { columns: 61 });
+    expect(lines.slice(1, -2).every((line) => [...line].length <= 60)).toBe(true);
+  });
 });

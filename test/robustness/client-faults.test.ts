@@ -1,6 +1,7 @@
 // Faults as the built CLI meets them on a real socket: a fake service on 127.0.0.1 that
 // refuses, breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does.
 import { writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -226,5 +227,80 @@ describe('429', () => {
     expect(service.requests).toHaveLength(2);
     // The date has whole seconds, so the wait is 2-3 s; a misread header would mean the 1 s default.
     expect(gaps(service.requests)[0]).toBeGreaterThanOrEqual(1900);
+  });
+});
+
+/**
+ * An answer that never ends: a list's opening, then spaces as fast as the client takes them,
+ * until it hangs up. Returns how many bytes of the body were sent.
+ */
+function endlessBody(response: ServerResponse): { sent: () => number } {
+  let sent = 0;
+  const chunk = Buffer.alloc(64 * 1024, ' ');
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.write('{"total":1,"page":1,"limit":20,"data":[');
+  const more = () => {
+    while (!response.destroyed && response.write(chunk)) sent += chunk.length;
+    sent += chunk.length;
+  };
+  response.on('drain', more);
+  more();
+  return { sent: () => sent };
+}
+
+/** An answer that sends a byte every 100 ms, for ever: each byte restarts a per-read timeout. */
+function drippingBody(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  const timer = setInterval(() => response.write(' '), 100);
+  response.on('close', () => clearInterval(timer));
+}
+
+const MIB = 1024 * 1024;
+
+// Issue 28, item 5: an endless body took `templates list` to 6.37 GB and `__complete` (every TAB)
+// to 19 s and 6.38 GB; one dripping a byte every 500 ms kept it waiting past 100 s.
+describe('answers without end', () => {
+  it('an endless body is cut off at 64 MiB: exit 6, one line, not repeated', async () => {
+    let body: { sent: () => number } | undefined;
+    const service = await fakeService((_request, response) => (body = endlessBody(response)));
+    const result = await cli(service, ['templates', 'list']);
+    expectOneClearLine(result, 6, new RegExp(`the answer from ${service.url.replace(/\./g, '\\.')}/api/v2/templates\\S* is larger than 64 MiB; not read further`));
+    expect(result.stderr).toMatch(/^hint: no answer of this service is that large/m);
+    expect(service.requests).toHaveLength(1);
+    // What a socket's buffers hold besides.
+    expect(body!.sent()).toBeLessThan(96 * MIB);
+  });
+
+  it('a Content-Length over the limit is refused before the body is read', async () => {
+    const service = await fakeService((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(65 * MIB) });
+      response.write('{');
+    });
+    const result = await cli(service, ['templates', 'list']);
+    expectOneClearLine(result, 6, /is larger than 64 MiB; not read further/);
+  });
+
+  it('a body that drips a byte at a time ends at the one deadline: exit 6 "no answer ... in time"', async () => {
+    const service = await fakeService((_request, response) => drippingBody(response));
+    const result = await cli(service, ['templates', 'list'], { REPORTCTL_TIMEOUT_MS: '500' });
+    expectOneClearLine(result, 6, new RegExp(`no answer from ${service.url.replace(/\./g, '\\.')}/api/v2/templates\\S* in time \\(waited 0\\.5 s\\)`));
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('__complete reads at most 8 MiB of an endless body, and prints nothing', async () => {
+    let body: { sent: () => number } | undefined;
+    const service = await fakeService((_request, response) => (body = endlessBody(response)));
+    // A budget longer than the helper waits: only the size limit can end this.
+    const result = await cli(service, ['__complete', 'template-ids'], { REPORTCTL_TIMEOUT_MS: '60000' });
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(body!.sent()).toBeLessThan(40 * MIB);
+  });
+
+  it('__complete gives up on a dripping body within its budget, and prints nothing', async () => {
+    const service = await fakeService((_request, response) => drippingBody(response));
+    const result = await cli(service, ['__complete', 'template-ids'], { REPORTCTL_TIMEOUT_MS: '500' });
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).toBe('');
   });
 });

@@ -78,11 +78,17 @@ export async function runCompleteIds(kind: string, options: CompleteIdsOptions, 
   }
 }
 
+/** What one TAB reads at most: a page of 100 ids with their names, and room to spare. */
+export const COMPLETION_MAX_BYTES = 8 * 1024 * 1024;
+
 async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<{ id: string; name: string }[]> {
   // A TAB must not hang: 2 s, unless REPORTCTL_TIMEOUT_MS sets the wait for answers.
   const setMs = Number(deps.env.REPORTCTL_TIMEOUT_MS);
   const budgetMs = Number.isInteger(setMs) && setMs > 0 ? setMs : 2000;
-  const session = await deps.api({ ...options, verbose: false }, { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]) });
+  const session = await deps.api(
+    { ...options, verbose: false },
+    { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]), timeoutMs: budgetMs, maxResponseBytes: COMPLETION_MAX_BYTES },
+  );
   const query = { page: 1, limit: 100 };
   switch (kind) {
     case 'template-ids':

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { isStdoutTTY, writeLine } from '../../io.js';
@@ -63,6 +64,8 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
   } catch {
     checks.push({ name: 'config file', status: 'ok', detail: `none yet (${config.path}); \`reportctl auth login\` creates it` });
   }
+  const folderCheck = await configFolderCheck(dirname(config.path));
+  if (folderCheck) checks.push(folderCheck);
 
   const stored = config.config;
   // One quick attempt: doctor says what is wrong rather than waiting it out.
@@ -137,6 +140,25 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
   if (failed.length > 0) throw new SilentFailure(ExitCode.failed, `failed: ${failed.join(', ')}`, { code: 'DOCTOR_FAILED' });
   return ExitCode.ok;
+}
+
+/**
+ * Whoever can write to the config folder can replace the file: point the base URL elsewhere
+ * and collect the key. Read access only lists it (the file itself is 0600): a warning.
+ */
+async function configFolderCheck(folder: string): Promise<DoctorCheck | undefined> {
+  let mode: number;
+  try {
+    mode = (await stat(folder)).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+  const fix = `chmod 700 ${folder}`;
+  if (mode & 0o022) {
+    return { name: 'config folder', status: 'fail', detail: `${folder} can be written to by other users (mode ${mode.toString(8)}): they could replace the config file`, fix };
+  }
+  if (mode & 0o055) return { name: 'config folder', status: 'warn', detail: `${folder} can be read by other users (mode ${mode.toString(8)})`, fix };
+  return { name: 'config folder', status: 'ok', detail: `${folder} (mode 700)` };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
+import { visible } from '../../sanitize.js';
 import type { Wrap } from '../../action.js';
 
 export interface TemplatesDeleteOptions extends GlobalOptions {
@@ -26,7 +27,8 @@ export async function runTemplatesDelete(reference: string, options: TemplatesDe
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const { id } = template;
   session.progress.stop();
-  const named = `"${template.name}" (${shortId(id)})`;
+  // The id has the service's shape (resolveTemplate checks it); the name is anything.
+  const named = `"${visible(template.name)}" (${shortId(id)})`;
   if (!options.yes) {
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError(`refusing to delete template ${named} without confirmation`, 'pass --yes to delete without a prompt');

@@ -71,11 +71,13 @@ export async function runTemplatesPreview(reference: string | undefined, options
     const image = format === 'svg' ? preview.svg : await rasterise(preview.svg);
     const { writeFileAtomically } = await import('../../output-file.js');
     await writeFileAtomically(options.out, image, '--out');
-    if (options.json) writeLine(deps.io.stdout, JSON.stringify(summary(preview, { out: options.out })));
+    if (options.json) writeLine(deps.io.stdout, (await import('../../output.js')).jsonText(deps, summary(preview, { out: options.out })));
     else writeLine(deps.io.stderr, `wrote ${options.out} (${layout.paperSize} ${layout.orientation})`);
   } else if (options.json) {
-    // The whole SVG in one line: waited out like any large output, for a slow reader.
-    await writeData(deps.io.stdout, JSON.stringify(summary(preview, { svg: preview.svg })) + '\n');
+    // The whole SVG in one line: waited out like any large output, for a slow reader. The
+    // name and problems may be the service's: on a terminal, its C1 characters escaped.
+    const { jsonText } = await import('../../output.js');
+    await writeData(deps.io.stdout, jsonText(deps, summary(preview, { svg: preview.svg })) + '\n');
   } else if (isStdoutTTY(deps.io)) {
     const [{ sketchPage }, { loadStyle }] = await Promise.all([import('../../../preview/sketch.js'), import('../../style.js')]);
     const colour = colorEnabled(deps.io, deps.env, options.color);

@@ -1,10 +1,12 @@
+import { SERVICE_ID } from '../../../sanitize.js';
+
 /**
  * The only ids completion hands to a shell. They come from the service, which may be hostile
  * or intercepted: anything else (`$(…)`, backticks, quotes, spaces, control characters) is
- * dropped, never offered. Service ids are UUIDs and preset ids are slugs; both fit. The
- * scripts check it again, so an older `reportctl` on PATH cannot undo it.
+ * dropped, never offered. The scripts check it again, so an older `reportctl` on PATH cannot
+ * undo it.
  */
-export const COMPLETABLE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+export const COMPLETABLE_ID = SERVICE_ID;
 
 /** POSIX single quotes (bash and zsh): nothing inside is expanded. */
 export const sq = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;

@@ -3,6 +3,7 @@ import type { ServiceApi } from '../../../../client/api.js';
 import { conforms, shapes } from '../../../../client/shapes.js';
 import type { Catalogs, Template, ValidationIssue } from '../../../../contract/index.js';
 import { CliError, ExitCode } from '../../../errors.js';
+import { withServiceId } from '../../../resolve.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
 /**
@@ -23,7 +24,7 @@ export async function submitTemplate(
     throw await invalidTemplate(`${what} is not a valid template (checked locally; nothing was sent)`, issues, body, () => api.catalogs.all());
   }
   try {
-    return await send(body);
+    return withServiceId(api, await send(body));
   } catch (error) {
     if (error instanceof ApiResponseError && error.status === 400 && error.issues.length > 0) {
       throw await invalidTemplate(`the service rejected ${what}: ${error.message}`, error.issues, body, () => api.catalogs.all(), error);

@@ -143,12 +143,13 @@ async function askIndex(prompts: Prompter, catalogs: Catalogs): Promise<Record<s
   const rules = formulaRulesOf(viDefaults);
   const vocabulary = `bands ${rules.allowedBands.join(' ')}; scalars ${rules.allowedScalars.join(' ')}; functions ${rules.allowedFunctions.join(' ')}`;
   const formula = await prompts.input({
-    message: `Formula (${vocabulary})`,
+    message: visible(`Formula (${vocabulary})`),
     required: true,
     validate: (value) => {
       const first = checkFormula(value, rules).errors[0];
       if (!first) return true;
-      return `${first.message} at column ${first.offset + 1}${first.suggestion ? `; ${first.suggestion}` : ''}`;
+      // Messages and suggestions quote the catalog's names.
+      return visible(`${first.message} at column ${first.offset + 1}${first.suggestion ? `; ${first.suggestion}` : ''}`);
     },
   });
   if (!checkFormula(formula, rules).usesL) return { indexName, formula };
