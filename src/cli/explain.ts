@@ -88,9 +88,15 @@ export function failureJson(failure: Failure): string {
   });
 }
 
-/** `  margins.top: Too small` for each issue; the body itself is `(body)`. */
+/**
+ * `  margins.top: Too small` for each issue; the body itself is `(body)`. The path is said
+ * once, also when the message starts with it (`name: Too small`).
+ */
 export function issueLines(issues: readonly ValidationIssue[]): string[] {
-  return issues.map((issue) => visible(`  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`));
+  return issues.map((issue) => {
+    const message = issue.path !== '' && issue.message.startsWith(`${issue.path}: `) ? issue.message.slice(issue.path.length + 2) : issue.message;
+    return visible(`  ${issue.path === '' ? '(body)' : issue.path}: ${message}`);
+  });
 }
 
 /**

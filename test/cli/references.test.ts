@@ -178,7 +178,7 @@ describe('templates edit', () => {
     expect((await fetchTemplate(template.id)).updatedAt).toBe(template.updatedAt);
   });
 
-  it('without a terminal, invalid JSON is a usage error with line and column, as for --file', async () => {
+  it('without a terminal, invalid JSON is a usage error with line and column; validate says where too', async () => {
     const template = await create('Edit bad JSON');
     const editor = scriptedEditor((text) => text.replace('"name": "Edit bad JSON",', '"name": ,'));
     const edited = await runInProcess(['templates', 'edit', template.id], { env, editor });
@@ -187,7 +187,8 @@ describe('templates edit', () => {
     const file = join(files, 'bad.json');
     writeFileSync(file, '{\n  "name": ,\n}');
     const validated = await runInProcess(['templates', 'validate', '--file', file], { env });
-    expect(validated.code).toBe(2);
-    expect(validated.stderr).toMatch(/is not valid JSON: line 2, column 11: value expected/);
+    // For validate a document that is not JSON is a verdict, as a template that is not valid.
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toBe('invalid: not valid JSON: line 2, column 11: value expected\n');
   });
 });

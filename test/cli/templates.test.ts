@@ -293,8 +293,8 @@ describe('templates create --file', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('is not a valid template (checked locally; nothing was sent)');
-    expect(result.stderr).toContain('name: name: must not contain control characters');
-    expect(result.stderr).toContain(`selectedStatistics.1: selectedStatistics.1: duplicate statistic ${statistic}`);
+    expect(result.stderr).toMatch(/^ {2}name: must not contain control characters$/m);
+    expect(result.stderr).toContain(`\n  selectedStatistics.1: duplicate statistic ${statistic}\n`);
     expect(result.stderr).toContain('colour: Unknown field colour');
     expect(result.stderr).not.toMatch(/^> POST /m);
     expect(await templateTotal(account)).toBe(before);

@@ -3,7 +3,9 @@ import type { Catalogs } from '../../../contract/index.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
+import { visible } from '../../sanitize.js';
 import type { Wrap } from '../../action.js';
+import type * as InputModule from '../../input.js';
 
 export interface TemplatesValidateOptions extends GlobalOptions {
   file?: string;
@@ -29,7 +31,8 @@ Examples:
 The catalogs are read once per command and kept for a few minutes per service and key, so a
 loop over many files costs no more requests than one.
 
-Exit status: 0 when every document is valid, 1 when any is not, 2 on usage errors.`,
+Exit status: 0 when every document is valid, 1 when any is not (a file that cannot be read
+or is not JSON is not valid; the others are still checked), 2 on usage errors.`,
     )
     .action(
       wrap(async (files: string[], _o: unknown, command: Command) => {
@@ -41,36 +44,53 @@ Exit status: 0 when every document is valid, 1 when any is not, 2 on usage error
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const [{ readJsonInput }, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
+  const [input, { validateTemplateBody }, { explainTemplateIssues }, { issueLines }] = await Promise.all([
     import('../../input.js'),
     import('../../../contract/index.js'),
     import('./shared/issue-hints.js'),
     import('../../explain.js'),
   ]);
-  // Every file is read first: a bad one is a usage error before any request.
-  const documents = await Promise.all(files.map(async (file) => ({ file, body: await readJsonInput(file, deps, file === options.file ? '--file' : 'file') })));
-  const catalogs = await catalogsToCheckWith(options, deps);
+  // Every file is read first, and one that cannot be read or parsed is a verdict of its own:
+  // the others are still checked.
+  const documents = await Promise.all(files.map((file) => readDocument(file, deps, input)));
+  const catalogs = documents.some((document) => 'body' in document) ? await catalogsToCheckWith(options, deps) : undefined;
   const named = files.length > 1;
   let invalid = 0;
-  for (const { file, body } of documents) {
-    const validation = validateTemplateBody(body, catalogs);
-    const issues = validation.success ? [] : validation.issues;
-    const label = file === '-' ? 'stdin' : file;
-    if (!validation.success) invalid += 1;
+  for (const document of documents) {
+    const label = document.file === '-' ? 'stdin' : document.file;
+    const validation = 'body' in document ? validateTemplateBody(document.body, catalogs!) : undefined;
+    const issues = validation?.success === false ? validation.issues : [];
+    const valid = validation?.success === true;
+    if (!valid) invalid += 1;
     if (options.json) {
-      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid: validation.success, issues }));
+      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid, issues, ...('reason' in document ? { reason: document.reason } : {}) }));
       continue;
     }
-    const verdict = validation.success ? 'valid' : `invalid: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
-    writeLine(deps.io.stdout, named ? `${label}: ${verdict}` : verdict);
+    const verdict = valid ? 'valid' : `invalid: ${'reason' in document ? document.reason : issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
+    writeLine(deps.io.stdout, visible(named ? `${label}: ${verdict}` : verdict));
+    if (!('body' in document)) continue;
     for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
-    for (const hint of await explainTemplateIssues(issues, body, async () => catalogs)) writeLine(deps.io.stdout, `hint: ${hint}`);
+    for (const hint of await explainTemplateIssues(issues, document.body, async () => catalogs!)) writeLine(deps.io.stdout, `hint: ${hint}`);
   }
   if (invalid > 0) {
     const message = files.length === 1 ? `${files[0] === '-' ? 'stdin' : files[0]} is not a valid template` : `${invalid} of ${files.length} documents are not valid templates`;
     throw new SilentFailure(ExitCode.failed, message, { code: 'VALIDATION_FAILED' });
   }
   return ExitCode.ok;
+}
+
+type Document = { file: string } & ({ body: unknown } | { reason: string });
+
+/** A file's document, or why there is none (`no such file`, `not valid JSON: line 3, …`). */
+async function readDocument(file: string, deps: CliDeps, input: typeof InputModule): Promise<Document> {
+  let text: string;
+  try {
+    text = await input.readText(file, deps);
+  } catch (error) {
+    return { file, reason: `cannot read it: ${input.unreadableReason(error)}` };
+  }
+  const parsed = await input.parseJson(text);
+  return parsed.success ? { file, body: parsed.value } : { file, reason: parsed.reason };
 }
 
 /** The service's catalogs (cached for a few minutes), or with --offline the bundled ones. */
