@@ -51,7 +51,8 @@ function describe(error: unknown): Failure {
   }
   if (error instanceof ApiResponseError) {
     const exitCode = error.status === 401 ? ExitCode.auth : error.status === 404 ? ExitCode.notFound : ExitCode.failed;
-    const hints = error.status === 401 ? [keyHint(error.keySource)] : [];
+    const hints = error.status === 401 ? [keyHint(error.keySource), `${baseUrlOrigin(error)}; if the key is for another service, give its address with --base-url or \`reportctl config set base-url URL\``] : [];
+    if (error.missingRoute) hints.push(`no such route of this API there: check --base-url; it is the root of the service, e.g. http://127.0.0.1:4747 (${baseUrlOrigin(error)})`);
     if (error.status < 400) hints.push('if the service has moved and you trust the new address, set it with --base-url');
     return {
       error: error.code,
@@ -64,7 +65,9 @@ function describe(error: unknown): Failure {
     };
   }
   if (error instanceof NetworkError) {
-    return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, [networkHint(error)]);
+    const hints = [networkHint(error)];
+    if (!error.timedOut && error.baseUrlSource !== undefined) hints.push(baseUrlOrigin(error));
+    return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, hints);
   }
   if (error instanceof UnexpectedResponseError) return failure('UNEXPECTED_RESPONSE', error.message, ExitCode.failed);
   // Ctrl-C at a prompt: inquirer holds the terminal in raw mode, so no SIGINT reaches the
@@ -110,6 +113,25 @@ export function keyHint(source: string | undefined): string {
   }
   if (source?.startsWith('profile ')) return `the key came from ${source} (saved by \`reportctl auth login\`); run \`reportctl auth login\` with a valid key`;
   return 'no key is set: run `reportctl auth login`, or set REPORTCTL_API_KEY';
+}
+
+/**
+ * Where the base URL a failed request went to came from, as `keyHint` says it for the key:
+ * a URL from the default or a stale profile is fixed there, not by retrying.
+ */
+function baseUrlOrigin(error: { url: string; baseUrlSource?: string | undefined }): string {
+  // The request's URL without the API's own path is the base URL it went to.
+  const baseUrl = error.url.replace(/\/api\/v\d+(\/.*)?$|\?.*$/, '');
+  const source = error.baseUrlSource;
+  const from =
+    source === 'flag'
+      ? '--base-url'
+      : source === 'env REPORTCTL_BASE_URL'
+        ? 'the environment variable REPORTCTL_BASE_URL'
+        : source?.startsWith('profile ')
+          ? `${source} (saved by \`reportctl auth login --base-url\` or \`reportctl config set base-url\`)`
+          : 'the default, as none is set';
+  return `the base URL ${baseUrl} came from ${from}`;
 }
 
 /** The hint fits what went wrong: nothing there, a broken connection, or no answer in time. */

@@ -51,6 +51,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
     ...(deps.parserReady ? { parserReady: deps.parserReady } : {}),
     userAgent: 'reportctl',
     keySource: settings.sources.apiKey,
+    baseUrlSource: settings.sources.baseUrl,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     // Response headers are the service's text.
     ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, visible(line)) } : {}),
