@@ -57,6 +57,27 @@ describe('templates and runs by id prefix or name', () => {
     for (const twin of [first, second]) expect(result.stderr).toMatch(new RegExp(`${twin.id}: Twin lot \\(created \\d{4}-`));
   });
 
+  it('a name that matches nothing, or only the start of names, is exit 4 with the good message, never the bare 404', async () => {
+    await create('San José norte');
+    await create('San José sur');
+    const started = await runInProcess(['templates', 'get', 'San José'], { env });
+    expect(started.code).toBe(4);
+    expect(started.stderr).toBe(
+      [
+        'reportctl: template San José not found: no id, id prefix or name matches',
+        'hint: see `reportctl templates list`',
+        'hint: a name is matched whole; 2 start with it: San José norte, San José sur',
+        '',
+      ].join('\n'),
+    );
+    const none = await runInProcess(['templates', 'get', 'Dup nam'], { env });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/^reportctl: template Dup nam not found: no id, id prefix or name matches\nhint: see `reportctl templates list`\n$/);
+    const wholeId = await runInProcess(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env });
+    expect(wholeId.code).toBe(4);
+    expect(wholeId.stderr).toMatch(/^reportctl: template 0{8}-\S+ not found: no id, id prefix or name matches\n/);
+  });
+
   it('a prefix shorter than 6 characters is not taken as a prefix: exit 4, saying why', async () => {
     const template = await create('Short prefix');
     const result = await runInProcess(['templates', 'get', template.id.slice(0, 4)], { env });
