@@ -143,6 +143,20 @@ describe('on a terminal', () => {
     expect(wide.shown).toContain(id);
   });
 
+  it('a name of 200 characters is cut before the short columns: at 160 columns they stay whole', async () => {
+    const fresh = await server.newAccount();
+    const body = generalBody({ name: `Lot ${'n'.repeat(196)}` });
+    expect((await api(server, 'POST', '/api/v2/templates', { key: fresh.apiKey, body })).status).toBe(201);
+    const listed = await onTerminal(['templates', 'list'], fresh.apiKey, 160);
+    expect(listed.code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const row = listed.shown.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.includes('Lot nnn'))!;
+    expect(row.length).toBeLessThanOrEqual(160);
+    expect(row).toContain(' counting ');
+    expect(row).toContain(` ${String(body.reportType)} `);
+    expect(row).toMatch(/Lot n+… /);
+  });
+
   it('an empty list says so on a terminal', async () => {
     const empty = await server.newAccount();
     const listed = await onTerminal(['templates', 'list'], empty.apiKey);
