@@ -65,9 +65,7 @@ function describe(error: unknown): Failure {
     };
   }
   if (error instanceof NetworkError) {
-    const hints = [networkHint(error)];
-    if (!error.timedOut && error.baseUrlSource !== undefined) hints.push(baseUrlOrigin(error));
-    return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, hints);
+    return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, [networkHint(error)]);
   }
   if (error instanceof UnexpectedResponseError) return failure('UNEXPECTED_RESPONSE', error.message, ExitCode.failed);
   // Ctrl-C at a prompt: inquirer holds the terminal in raw mode, so no SIGINT reaches the
@@ -138,7 +136,8 @@ function baseUrlOrigin(error: { url: string; baseUrlSource?: string | undefined 
 function networkHint(error: NetworkError): string {
   if (error.timedOut) return 'the service accepted the request but did not answer; it may be overloaded or stuck';
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return 'is the service running? check --base-url / REPORTCTL_BASE_URL (`reportctl serve` starts a local one)';
+    const origin = error.baseUrlSource === undefined ? '' : `; ${baseUrlOrigin(error)}`;
+    return `is the service running? check --base-url / REPORTCTL_BASE_URL (\`reportctl serve\` starts a local one)${origin}`;
   }
   if (/SSL|EPROTO|TLS/i.test(`${error.code} ${error.reason}`) && error.url.startsWith('https:')) {
     return `the address answers in plain HTTP, not HTTPS: use ${error.url.replace(/^https:/, 'http:')} (the local \`reportctl serve\` speaks plain HTTP)`;
