@@ -107,7 +107,7 @@ for (const size of SIZES) {
   const run = await runCli(['templates', 'list', '--all', '--json'], { REPORTCTL_BASE_URL: baseUrl, REPORTCTL_API_KEY: account.apiKey });
   await new Promise((resolve) => setTimeout(resolve, 200)); // the last access-log lines
   if (run.code !== 0) throw new Error(`templates list --all exited ${run.code}: ${run.stderr}`);
-  const items = JSON.parse(run.stdout);
+  const items = JSON.parse(run.stdout).data;
   const unique = new Set(items.map((item) => item.id)).size;
   const during = accessLog.slice(logFrom).map((entry) => entry.line);
   const pages = Math.ceil(size / PAGE_SIZE);

@@ -51,7 +51,8 @@ function describe(error: unknown): Failure {
   }
   if (error instanceof ApiResponseError) {
     const exitCode = error.status === 401 ? ExitCode.auth : error.status === 404 ? ExitCode.notFound : ExitCode.failed;
-    const hints = error.status === 401 ? [keyHint(error.keySource)] : [];
+    const hints = error.status === 401 ? [keyHint(error.keySource), `${baseUrlOrigin(error)}; if the key is for another service, give its address with --base-url or \`reportctl config set base-url URL\``] : [];
+    if (error.missingRoute) hints.push(`no such route of this API there: check --base-url; it is the root of the service, e.g. http://127.0.0.1:4747 (${baseUrlOrigin(error)})`);
     if (error.status < 400) hints.push('if the service has moved and you trust the new address, set it with --base-url');
     return {
       error: error.code,
@@ -88,9 +89,15 @@ export function failureJson(failure: Failure): string {
   });
 }
 
-/** `  margins.top: Too small` for each issue; the body itself is `(body)`. */
+/**
+ * `  margins.top: Too small` for each issue; the body itself is `(body)`. The path is said
+ * once, also when the message starts with it (`name: Too small`).
+ */
 export function issueLines(issues: readonly ValidationIssue[]): string[] {
-  return issues.map((issue) => visible(`  ${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`));
+  return issues.map((issue) => {
+    const message = issue.path !== '' && issue.message.startsWith(`${issue.path}: `) ? issue.message.slice(issue.path.length + 2) : issue.message;
+    return visible(`  ${issue.path === '' ? '(body)' : issue.path}: ${message}`);
+  });
 }
 
 /**
@@ -106,12 +113,32 @@ export function keyHint(source: string | undefined): string {
   return 'no key is set: run `reportctl auth login`, or set REPORTCTL_API_KEY';
 }
 
+/**
+ * Where the base URL a failed request went to came from, as `keyHint` says it for the key:
+ * a URL from the default or a stale profile is fixed there, not by retrying.
+ */
+function baseUrlOrigin(error: { url: string; baseUrlSource?: string | undefined }): string {
+  // The request's URL without the API's own path is the base URL it went to.
+  const baseUrl = error.url.replace(/\/api\/v\d+(\/.*)?$|\?.*$/, '');
+  const source = error.baseUrlSource;
+  const from =
+    source === 'flag'
+      ? '--base-url'
+      : source === 'env REPORTCTL_BASE_URL'
+        ? 'the environment variable REPORTCTL_BASE_URL'
+        : source?.startsWith('profile ')
+          ? `${source} (saved by \`reportctl auth login --base-url\` or \`reportctl config set base-url\`)`
+          : 'the default, as none is set';
+  return `the base URL ${baseUrl} came from ${from}`;
+}
+
 /** The hint fits what went wrong: nothing there, a broken connection, or no answer in time. */
 function networkHint(error: NetworkError): string {
   if (error.timedOut) return 'the service accepted the request but did not answer; it may be overloaded or stuck';
   if (error.code === 'RESPONSE_TOO_LARGE') return 'no answer of this service is that large: check --base-url / REPORTCTL_BASE_URL';
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return 'is the service running? check --base-url / REPORTCTL_BASE_URL (`reportctl serve` starts a local one)';
+    const origin = error.baseUrlSource === undefined ? '' : `; ${baseUrlOrigin(error)}`;
+    return `is the service running? check --base-url / REPORTCTL_BASE_URL (\`reportctl serve\` starts a local one)${origin}`;
   }
   if (/SSL|EPROTO|TLS/i.test(`${error.code} ${error.reason}`) && error.url.startsWith('https:')) {
     return `the address answers in plain HTTP, not HTTPS: use ${error.url.replace(/^https:/, 'http:')} (the local \`reportctl serve\` speaks plain HTTP)`;

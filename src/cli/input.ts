@@ -8,30 +8,59 @@ import { readAll } from './io.js';
 export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'): Promise<unknown> {
   let text: string;
   try {
-    // One small document, read before anything else runs: read at once, without loading
-    // fs/promises and starting libuv's thread pool for it (some 3 ms of a command's start).
-    text = path === '-' ? await readAll(deps.io.stdin) : readFileSync(path, 'utf8');
+    text = await readText(path, deps);
   } catch (error) {
-    throw new UsageError(`${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(`${flag}: cannot read ${path}: ${unreadableReason(error)}`);
   }
   return parseJsonText(text, `${flag}: ${path === '-' ? 'stdin' : path}`);
 }
 
-/**
- * A JSON document, or a usage error that says where it breaks (`line 3, column 9: value
- * expected`): JSON.parse names no line, and on some mistakes no position at all.
- */
+/** A file's text, or stdin's for `-`. */
+export async function readText(path: string, deps: CliDeps): Promise<string> {
+  // One small document, read before anything else runs: read at once, without loading
+  // fs/promises and starting libuv's thread pool for it (some 3 ms of a command's start).
+  return path === '-' ? readAll(deps.io.stdin) : readFileSync(path, 'utf8');
+}
+
+/** Why a file could not be read, in words (`no such file`, not `ENOENT`). */
+export function unreadableReason(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** A JSON document, or a usage error that says where it breaks (see `parseJson`). */
 export async function parseJsonText(text: string, label: string): Promise<unknown> {
+  const parsed = await parseJson(text);
+  if (!parsed.success) throw new UsageError(`${label} is ${parsed.reason}`);
+  return parsed.value;
+}
+
+/**
+ * A JSON document, or why it is not one, saying where it breaks (`not valid JSON: line 3,
+ * column 9: value expected`): JSON.parse names no line, and on some mistakes no position at all.
+ */
+export async function parseJson(text: string): Promise<{ success: true; value: unknown } | { success: false; reason: string }> {
   try {
-    return JSON.parse(text);
+    return { success: true, value: JSON.parse(text) };
   } catch (error) {
     const { parse, printParseErrorCode } = await import('jsonc-parser');
     const errors: ParseError[] = [];
     parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
-    if (!first) throw new UsageError(`${label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    if (!first) return { success: false, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
     const before = text.slice(0, first.offset).split('\n');
     const reason = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-    throw new UsageError(`${label} is not valid JSON: line ${before.length}, column ${before.at(-1)!.length + 1}: ${reason}`);
+    return { success: false, reason: `not valid JSON: line ${before.length}, column ${before.at(-1)!.length + 1}: ${reason}` };
   }
 }

@@ -9,7 +9,7 @@ import { isStdoutTTY, writeData, writeLine } from './io.js';
 
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
- * with --all every item (JSON: one array, streamed item by item so memory stays flat).
+ * with --all every item (JSON: the same envelope, streamed item by item so memory stays flat).
  */
 export async function printList<T>(
   deps: CliDeps,
@@ -27,12 +27,10 @@ export async function printList<T>(
   if (options.all) {
     const items = request.listing.listAll(request.query, deps.signal);
     if (options.json) {
-      let separator = '[';
-      for await (const item of items) {
-        await writeData(deps.io.stdout, separator + jsonText(deps, item));
-        separator = ',';
-      }
-      await writeData(deps.io.stdout, separator === '[' ? '[]\n' : ']\n');
+      const list = jsonList(deps);
+      let next = await items.next();
+      for (; !next.done; next = await items.next()) await list.item(next.value);
+      await list.end(next.value.total);
       return;
     }
     if (!isStdoutTTY(deps.io)) {
@@ -65,4 +63,23 @@ export async function printList<T>(
 /** An empty table says nothing; on a terminal, say so in words (on stderr: it is not data). */
 function nothingMatches(deps: CliDeps, noun: string): void {
   writeLine(deps.io.stderr, `no ${noun} match`);
+}
+
+/**
+ * Every item of a list as JSON in the one shape of a list, `{ total, page, limit, data }`
+ * (README, "Output"), written item by item. With every page in one, `page` is 1, `limit` the
+ * number of items in `data`, and `total` the service's count.
+ */
+export function jsonList(deps: CliDeps) {
+  let count = 0;
+  return {
+    async item(item: unknown): Promise<void> {
+      await writeData(deps.io.stdout, (count === 0 ? '{"data":[' : ',') + jsonText(deps, item));
+      count += 1;
+    },
+    /** Closes the JSON; `total` is the service's count (the items written when not known). */
+    async end(total = count): Promise<void> {
+      await writeData(deps.io.stdout, `${count === 0 ? '{"data":[' : ''}],"total":${total},"page":1,"limit":${count}}\n`);
+    },
+  };
 }

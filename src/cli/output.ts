@@ -58,6 +58,9 @@ export function tsvRow<T>(columns: Column<T>[], row: T): string {
   return columns.map((column) => visible(column.value(row))).join('\t');
 }
 
+/** How narrow a readable column (a name) gets before the short columns give way. */
+const READABLE_CAP = 40;
+
 /**
  * A bordered table sized to the terminal for people; tab-separated values without a header
  * when piped, so scripts can cut columns.
@@ -73,17 +76,19 @@ export async function printTable<T>(deps: CliDeps, style: Style, columns: Column
   const width = terminalWidth(deps.io);
   const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((values) => values[index]!.length)) + 2);
   // Borders take one column each plus one. Shorten the widest column that may be shortened
-  // until the table fits: the readable ones (names) last, ids never.
+  // until the table fits: a long name first down to READABLE_CAP (a name of 200 characters
+  // must not cut every short column), then the other columns, then names further; ids never.
   let excess = widths.reduce((sum, size) => sum + size, 0) + columns.length + 1 - width;
-  const widestOf = (readable: boolean) => {
+  const widestOf = (readable: boolean, floor = 8) => {
     let widest = -1;
     columns.forEach((column, index) => {
-      if (!column.keep && (column.readable === true) === readable && widths[index]! > 8 && (widest < 0 || widths[index]! > widths[widest]!)) widest = index;
+      if (!column.keep && (column.readable === true) === readable && widths[index]! > floor && (widest < 0 || widths[index]! > widths[widest]!)) widest = index;
     });
     return widest;
   };
   while (excess > 0) {
-    let widest = widestOf(false);
+    let widest = widestOf(true, READABLE_CAP);
+    if (widest < 0) widest = widestOf(false);
     if (widest < 0) widest = widestOf(true);
     if (widest < 0) break;
     widths[widest]! -= 1;

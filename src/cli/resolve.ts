@@ -1,5 +1,5 @@
 import type { Listing, ServiceApi } from '../client/api.js';
-import { UnexpectedResponseError } from '../client/errors.js';
+import { ApiResponseError, UnexpectedResponseError } from '../client/errors.js';
 import type { Template } from '../contract/index.js';
 import { CliError, ExitCode } from './errors.js';
 import { SERVICE_ID } from './sanitize.js';
@@ -29,18 +29,38 @@ export function matchReference<T extends Named>(reference: string, items: Iterab
 }
 
 /** One match, or the error that says why not: none (exit 4) or several, listed (exit 2). */
-function single<T extends Named>(noun: string, reference: string, matches: T[], listCommand: string): T {
+function single<T extends Named>(noun: string, reference: string, matches: T[], listCommand: string, items: readonly T[] = []): T {
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    const short = reference.length < MIN_ID_PREFIX ? `; an id prefix needs at least ${MIN_ID_PREFIX} characters` : '';
-    throw new CliError(`${noun} ${reference} not found: no id, id prefix or name matches`, ExitCode.notFound, `see \`${listCommand}\`${short}`, {
-      code: 'NOT_FOUND',
-    });
-  }
+  if (matches.length === 0) throw notFound(noun, reference, listCommand, items);
   throw new CliError(`${reference} could be ${matches.length} ${noun}s; give more of the id`, ExitCode.usage, undefined, {
     code: 'AMBIGUOUS_REFERENCE',
     issues: matches.map((item) => ({ path: item.id, message: `${item.name} (created ${item.createdAt})` })),
   });
+}
+
+/** Names are matched whole; those that start with the reference are what was likely meant. */
+const NAMES_SHOWN = 5;
+
+/** A reference that matches nothing (exit 4), with the names it starts, if any. */
+function notFound(noun: string, reference: string, listCommand: string, items: readonly Named[], answer?: ApiResponseError): CliError {
+  const short = reference.length < MIN_ID_PREFIX && ID_PREFIX.test(reference) ? `; an id prefix needs at least ${MIN_ID_PREFIX} characters` : '';
+  const lower = reference.toLowerCase();
+  const started = items.filter((item) => item.name.toLowerCase().startsWith(lower)).map((item) => item.name).sort();
+  const names = started.length === 0 ? [] : [`a name is matched whole; ${started.length === 1 ? 'this one starts' : `${started.length} start`} with it: ${started.slice(0, NAMES_SHOWN).join(', ')}${started.length > NAMES_SHOWN ? ', …' : ''}`];
+  return new CliError(`${noun} ${reference} not found: no id, id prefix or name matches`, ExitCode.notFound, `see \`${listCommand}\`${short}`, {
+    code: 'NOT_FOUND',
+    hints: names,
+    // Scripts keep the service's status and words when it was asked.
+    ...(answer ? { status: answer.status, message: answer.message } : {}),
+  });
+}
+
+/** The service's 404 for one item, as the not-found of a reference; a 404 of a wrong base URL stands. */
+function notFoundAsReference(noun: string, reference: string, listCommand: string, items: readonly Named[]) {
+  return (error: unknown): never => {
+    if (error instanceof ApiResponseError && error.status === 404 && !error.missingRoute) throw notFound(noun, reference, listCommand, items, error);
+    throw error;
+  };
 }
 
 async function everyItem<T>(listing: Listing<T>, signal?: AbortSignal): Promise<T[]> {
@@ -60,11 +80,14 @@ export async function resolveTemplate(api: ServiceApi, reference: string, signal
 }
 
 async function findTemplate(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<Template> {
-  if (WHOLE_ID.test(reference)) return api.templates.get(reference);
+  const list = 'reportctl templates list';
+  if (WHOLE_ID.test(reference)) return api.templates.get(reference).catch(notFoundAsReference('template', reference, list, []));
   const templates = await everyItem(api.templates, signal);
   const matches = matchReference(reference, templates);
-  if (matches.length === 0 && !ID_PREFIX.test(reference)) return api.templates.get(reference);
-  return api.templates.get(single('template', reference, matches, 'reportctl templates list').id);
+  if (matches.length === 0 && !ID_PREFIX.test(reference)) {
+    return api.templates.get(reference).catch(notFoundAsReference('template', reference, list, templates));
+  }
+  return api.templates.get(single('template', reference, matches, list, templates).id);
 }
 
 /** What the service sent, refused when its id is not one of the service's (see SERVICE_ID). */
@@ -82,5 +105,5 @@ export async function resolveTemplateId(api: ServiceApi, reference: string, sign
 export async function resolveQueueRunId(api: ServiceApi, reference: string, signal?: AbortSignal): Promise<string> {
   if (WHOLE_ID.test(reference)) return reference;
   const runs = await everyItem(api.queueRuns, signal);
-  return single('queue run', reference, matchReference(reference, runs), 'reportctl queue-runs list').id;
+  return single('queue run', reference, matchReference(reference, runs), 'reportctl queue-runs list', runs).id;
 }

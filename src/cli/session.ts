@@ -50,6 +50,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     userAgent: 'reportctl',
     keySource: settings.sources.apiKey,
+    baseUrlSource: settings.sources.baseUrl,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(tuning.maxResponseBytes !== undefined ? { maxResponseBytes: tuning.maxResponseBytes } : {}),
     // Response headers are the service's text.

@@ -16,6 +16,16 @@ export class ApiResponseError extends Error {
 
   /** On a 401: where the key that was refused came from. */
   keySource?: string;
+  /** Where the base URL came from (`flag`, `env REPORTCTL_BASE_URL`, `profile NAME`, `default`). */
+  baseUrlSource?: string;
+
+  /**
+   * A 404 that names no resource of the API: no route for the path, or an answer without the
+   * service's error body (another server at the base URL).
+   */
+  get missingRoute(): boolean {
+    return this.status === 404 && (this.code.startsWith('HTTP_') || this.message.startsWith('No route '));
+  }
 }
 
 /** Still 429 after the bounded retries. */
@@ -52,6 +62,9 @@ export class NetworkError extends Error {
     );
     this.name = 'NetworkError';
   }
+
+  /** Where the base URL came from (`flag`, `env REPORTCTL_BASE_URL`, `profile NAME`, `default`). */
+  baseUrlSource?: string;
 }
 
 const MIB = 1024 * 1024;

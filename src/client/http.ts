@@ -74,6 +74,7 @@ export class ApiClient {
           await this.backoff(transient, error.reason, signal);
           continue;
         }
+        if (error instanceof NetworkError && this.options.baseUrlSource !== undefined) error.baseUrlSource = this.options.baseUrlSource;
         throw error;
       }
       this.buckets.remember(result.headers);
@@ -97,6 +98,7 @@ export class ApiClient {
       if (result.status >= 300) {
         const error = await toApiError(result, method);
         if (result.status === 401 && this.options.keySource !== undefined) error.keySource = this.options.keySource;
+        if (this.options.baseUrlSource !== undefined) error.baseUrlSource = this.options.baseUrlSource;
         throw error;
       }
       return result;

@@ -33,6 +33,8 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** Where the key came from (`env REPORTCTL_API_KEY`, `profile NAME` …), told with a 401. */
   keySource?: string;
+  /** Where the base URL came from, told with a 401, a 404 that is not the API's, or no connection. */
+  baseUrlSource?: string;
 }
 
 export interface RequestOptions {

@@ -210,6 +210,23 @@ export function templateCatalogIssues(body: TemplateBody, catalogs: Catalogs): V
   return issues;
 }
 
+/** The fields the catalog rules cannot do without: they key the catalogs and pick the rules. */
+const CATALOG_KEYS = ['analysisType', 'reportCategory'];
+
+/**
+ * The catalog rules a body the schema refused can still be checked against, so one run tells
+ * of a misspelt reportType beside a bad margin. The fields the schema refused are left out
+ * (their issue stands), and nothing is added at a path already reported. None when the body
+ * is not an object or its analysisType or reportCategory is refused.
+ */
+export function catalogIssuesBeside(body: unknown, schemaIssues: readonly ValidationIssue[], catalogs: Catalogs): ValidationIssue[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+  const refused = new Set(schemaIssues.map((issue) => issue.path.split('.')[0]!));
+  if (refused.has('') || CATALOG_KEYS.some((field) => refused.has(field))) return [];
+  const rest = Object.fromEntries(Object.entries(body).filter(([field]) => !refused.has(field))) as TemplateBody;
+  return templateCatalogIssues(rest, catalogs).filter((issue) => !refused.has(issue.path.split('.')[0]!));
+}
+
 /** A complete template document: what the body left out is back to the catalog's default. */
 export function applyTemplateDefaults(body: TemplateBody, defaults: VegetationIndexDefaults): TemplateBody {
   const filled: TemplateBody = {
@@ -237,7 +254,10 @@ export type TemplateValidation = { success: true; template: TemplateBody } | { s
 export function validateTemplateBody(body: unknown, catalogs: Catalogs): TemplateValidation {
   // reportInput lets the issue mapper tell a missing field from a wrongly typed one.
   const parsed = templateBodySchema.safeParse(body, { reportInput: true });
-  if (!parsed.success) return { success: false, issues: toValidationIssues(parsed.error) };
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error);
+    return { success: false, issues: [...issues, ...catalogIssuesBeside(body, issues, catalogs)] };
+  }
   const template = withoutServerOwnedFields(parsed.data);
   const issues = templateCatalogIssues(template, catalogs);
   if (issues.length > 0) return { success: false, issues };

@@ -26,7 +26,6 @@ const PRINTABLE_COLOUR = '#a0a8b0';
 /** Terminal cells are about twice as tall as they are wide. */
 const CELL_ASPECT = 2;
 const MIN_COLUMNS = 16;
-const LEGEND_ROWS = 3;
 
 /**
  * A page as lines of Unicode box drawing, sized to the terminal: the page, its printable area
@@ -35,7 +34,7 @@ const LEGEND_ROWS = 3;
  */
 export function sketchPage(layout: PageLayout, options: SketchOptions): string[] {
   const paint = options.paint ?? ((text: string) => text);
-  const { width, height } = gridSize(layout, options);
+  const { width, height } = gridSize(layout, options, (columns) => legend(layout, paint, columns).length);
   const grid: Cell[][] = Array.from({ length: height }, () => Array.from({ length: width }, () => ({ character: ' ' })));
   // Within one cell beyond the grid (off it, so not drawn): loops over a box's cells end however large it is.
   const onGrid = (cell: number, size: number) => (Number.isNaN(cell) ? -1 : Math.min(Math.max(cell, -1), size));
@@ -81,14 +80,19 @@ export function sketchPage(layout: PageLayout, options: SketchOptions): string[]
   return [heading(layout), ...grid.map((cells) => paintRuns(cells, paint)), ...legend(layout, paint, width)];
 }
 
-function gridSize(layout: PageLayout, options: SketchOptions): { width: number; height: number } {
+function gridSize(layout: PageLayout, options: SketchOptions, legendRows: (width: number) => number): { width: number; height: number } {
   const ratio = layout.page.height / layout.page.width / CELL_ASPECT;
+  const heightOf = (width: number) => Math.max(Math.round(width * ratio), 4);
   let width = Math.max(Math.floor(options.columns) - 1, MIN_COLUMNS);
   if (options.rows !== undefined && options.rows > 0) {
-    const roomDown = Math.max(options.rows - LEGEND_ROWS - 2, Math.ceil(MIN_COLUMNS * ratio));
-    width = Math.min(width, Math.floor(roomDown / ratio));
+    // The heading, the page, its legend (more lines when narrow) and the shell's prompt after
+    // them all fit, so the heading is not scrolled away.
+    const rows = options.rows;
+    const fits = (columns: number) => 1 + heightOf(columns) + legendRows(columns) + 1 <= rows;
+    width = Math.min(width, Math.max(Math.floor((rows - 2) / ratio), MIN_COLUMNS));
+    while (width > MIN_COLUMNS && !fits(width)) width -= 1;
   }
-  return { width: Math.max(width, MIN_COLUMNS), height: Math.max(Math.round(width * ratio), 4) };
+  return { width, height: heightOf(width) };
 }
 
 const colourOf = (element: PlacedElement) => (element.flagged ? problemColour : element.type ? elementColours[element.type] : unknownElementColour);

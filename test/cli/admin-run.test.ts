@@ -48,9 +48,19 @@ describe('admin verbs run in-process', () => {
     expect(await listed()).toContainEqual(expect.objectContaining({ id: issued.accountId, name: 'Agro Norte', templateLimit: 7 }));
     await run((deps) => runAdminAccountsSetLimit(issued.accountId, 42, { db }, deps));
     expect(await listed()).toContainEqual(expect.objectContaining({ id: issued.accountId, templateLimit: 42 }));
-    // Without --json, people get the account and the key on two lines.
-    const human = await run((deps) => runAdminAccountsCreate({ db, templateLimit: 100 }, deps));
-    expect(human).toMatch(/^account \S+\nowner key: rctl_\S+\n$/);
+    // Without --json, as every piped list: tab-separated, whole ids first, the key on a line of its own.
+    const created = await run((deps) => runAdminAccountsCreate({ db, templateLimit: 100, name: 'Lote\tSur' }, deps));
+    const [ids, key, ...rest] = created.split('\n');
+    expect(rest).toEqual(['']);
+    expect(key).toMatch(/^rctl_[^\s]+$/);
+    const [accountId, userId] = ids!.split('\t');
+    const rows = (await run((deps) => runAdminAccountsList({ db }, deps))).trim().split('\n').map((line) => line.split('\t'));
+    expect(rows).toContainEqual([accountId, 'Lote Sur', '100']);
+    // A new key without --sub-user is the owner's.
+    const ownerKey = (await run((deps) => runAdminKeysCreate({ db, account: accountId! }, deps))).split('\n');
+    expect(ownerKey[0]!.split('\t')).toEqual([userId, accountId]);
+    expect(ownerKey[1]).toMatch(/^rctl_[^\s]+$/);
+    expect(JSON.parse(await run((deps) => runAdminAccountsSetLimit(accountId!, 5, { db, json: true }, deps)))).toEqual({ accountId, templateLimit: 5 });
   });
 
   it('keys create gives a new sub-user its key', async () => {
@@ -69,9 +79,9 @@ describe('admin verbs run in-process', () => {
     const enqueued = JSON.parse(await run((deps) => runAdminQueueRunsEnqueue({ db, json: true, queue: queue.id, name: 'stepwise', estimatedHa: 12.5 }, deps)));
     expect(enqueued).toMatchObject({ name: 'stepwise', estimatedHa: 12.5, status: 'pending' });
     const advanced = await run((deps) => runAdminQueueRunsAdvance(enqueued.id, { db }, deps));
-    expect(advanced).toBe(`${enqueued.id} claimed 1:pending 2:pending\n`);
+    expect(advanced).toBe(`${enqueued.id}\tclaimed\t1:pending 2:pending\n`);
     const cancelled = await run((deps) => runAdminQueueRunsCancel(enqueued.id, { db }, deps));
-    expect(cancelled).toMatch(new RegExp(`^${enqueued.id} cancelled `));
+    expect(cancelled).toMatch(new RegExp(`^${enqueued.id}\tcancelled\t`));
   });
 
   it('a run that is not there is exit 4, a step out of range exit 2, with nothing on stdout', async () => {

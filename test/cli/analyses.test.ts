@@ -50,7 +50,7 @@ describe('analyses list', () => {
       api(server, 'GET', '/api/v2/analyses?lotId=lot-1&analysisType=replanting&status=completed&limit=100', { key }),
     ]);
     expect(result.code).toBe(0);
-    const items = JSON.parse(result.stdout) as Analysis[];
+    const items = (JSON.parse(result.stdout) as Page<Analysis>).data;
     expect(items).toEqual((expected.body as Page<Analysis>).data);
     expect(items.length).toBeGreaterThan(0);
     for (const item of items) expect([item.lotId, item.analysisType, item.status]).toEqual(['lot-1', 'replanting', 'completed']);
@@ -59,7 +59,7 @@ describe('analyses list', () => {
   it('--all returns every analysis exactly once across pages', async () => {
     const result = await runInProcess(['analyses', 'list', '--all', '--json'], { env: env() });
     expect(result.code).toBe(0);
-    const items = JSON.parse(result.stdout) as Analysis[];
+    const items = (JSON.parse(result.stdout) as Page<Analysis>).data;
     expect(items).toHaveLength(150);
     expect(new Set(items.map((item) => item.id)).size).toBe(150);
     const pages = await Promise.all([1, 2].map((page) => api(server, 'GET', `/api/v2/analyses?limit=100&page=${page}`, { key })));

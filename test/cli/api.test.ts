@@ -28,6 +28,15 @@ describe('reportctl api', () => {
     expect((expected.body as { total: number }).total).toBe(1);
   });
 
+  it('a path outside /api/ is under /api/v2, as gh api takes paths', async () => {
+    const get = (path: string) => runInProcess(['api', 'GET', path], { env: env() });
+    const [bare, rooted, whole] = await Promise.all([get('queues'), get('/queues'), get('/api/v2/queues')]);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(JSON.parse(bare.stdout)).toMatchObject({ total: 1 });
+    expect(bare.stdout).toBe(whole.stdout);
+    expect(rooted.stdout).toBe(whole.stdout);
+  });
+
   it('GET fields go to the query string; the method may be lower case', async () => {
     const result = await runInProcess(['api', 'get', 'api/v2/catalogs/report-types', '--verbose'], { env: env() });
     expect(result.code).toBe(0);

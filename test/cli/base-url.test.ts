@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tempDir } from '../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
+import { fakeService } from '../helpers/fake-service.js';
 
 describe('base URL mistakes', () => {
   const suite = inProcessServiceForSuite();
@@ -33,6 +34,21 @@ describe('base URL mistakes', () => {
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/answers in plain HTTP, not HTTPS: use http:\/\/127\.0\.0\.1/);
     expect(result.stderr).not.toMatch(/try again/);
+  });
+
+  it('a base URL with a path, or a server that answers 404 with an empty body, says to check --base-url', async () => {
+    const env = (baseUrl: string) => ({ env: { REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_BASE_URL: baseUrl, REPORTCTL_CONFIG_DIR: tempDir() } });
+    const prefixed = await runInProcess(['templates', 'list'], env(`${suite.server.url}/v2`));
+    expect(prefixed.code).toBe(4);
+    expect(prefixed.stderr).toContain('No route GET /v2/api/v2/templates');
+    expect(prefixed.stderr).toContain(`hint: no such route of this API there: check --base-url; it is the root of the service, e.g. http://127.0.0.1:4747 (the base URL ${suite.server.url}/v2 came from the environment variable REPORTCTL_BASE_URL)`);
+    const empty = await fakeService((_request, response) => {
+      response.writeHead(404);
+      response.end();
+    });
+    const answered = await runInProcess(['templates', 'get', 'San José'], env(empty.url));
+    expect(answered.code).toBe(4);
+    expect(answered.stderr).toMatch(/^hint: no such route of this API there: check --base-url/m);
   });
 
   it('doctor pointed at some other web server fails, saying it is not this API', async () => {

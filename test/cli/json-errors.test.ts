@@ -100,7 +100,7 @@ describe('--json failures are one JSON line on stderr', () => {
   it('without --json, failures stay text for people', async () => {
     const result = await runCli(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env: suite.env });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/^reportctl: 404 NOT_FOUND: /);
+    expect(result.stderr).toMatch(/^reportctl: template 0{8}-\S+ not found: /);
     expect(() => JSON.parse(result.stderr)).toThrow();
   });
 });

@@ -37,6 +37,22 @@ describe('a 401 says where the refused key came from', () => {
     expect(fromFlag.stderr).toMatch(/the key came from --api-key/);
   });
 
+  it('login saves the base URL it checked the key against; a 401 and a refused connection say where the base URL came from', async () => {
+    const env = { REPORTCTL_CONFIG_DIR: tempDir() };
+    const login = await runInProcess(['auth', 'login', '--with-key-stdin'], { env: { ...env, REPORTCTL_BASE_URL: suite.server.url }, input: suite.account.apiKey });
+    expect(login.code, login.stderr).toBe(0);
+    // A new shell, without REPORTCTL_BASE_URL: the saved URL is used.
+    const next = await runInProcess(['templates', 'list'], { env });
+    expect(next.code, next.stderr).toBe(0);
+
+    const refused = await runInProcess(['templates', 'list', '--api-key', 'rctl_wrong'], { env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`hint: the base URL ${suite.server.url} came from profile default (saved by`);
+    const unreachable = await runInProcess(['templates', 'list'], { env: { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(unreachable.code).toBe(6);
+    expect(unreachable.stderr).toMatch(/^hint: is the service running\? .*; the base URL http:\/\/127\.0\.0\.1:9 came from the environment variable REPORTCTL_BASE_URL$/m);
+  });
+
   it('no key at all says how to set one', async () => {
     const result = await runInProcess(['templates', 'list'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_CONFIG_DIR: tempDir() } });
     expect(result.code).toBe(3);

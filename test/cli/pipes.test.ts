@@ -87,7 +87,7 @@ describe('output through a slow pipe', () => {
       expect(viaPipe.code, viaPipe.stderr).toBe(0);
       expect(viaPipe.bytes.length).toBeGreaterThan(65_536 * 2);
       expect(viaPipe.bytes.equals(viaFile.bytes)).toBe(true);
-      const items = JSON.parse(viaPipe.bytes.toString('utf8')) as { id: string }[];
+      const items = (JSON.parse(viaPipe.bytes.toString('utf8')) as { data: { id: string }[] }).data;
       expect(items).toHaveLength(400);
       expect(new Set(items.map((item) => item.id)).size).toBe(400);
     });

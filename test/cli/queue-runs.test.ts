@@ -92,7 +92,7 @@ describe('queues list and queue-runs list', () => {
     ] as const) {
       const result = await runInProcess([...command, '--all', '--json'], { env: envFor(many.apiKey) });
       expect(result.code).toBe(0);
-      const items = JSON.parse(result.stdout) as { id: string }[];
+      const items = (JSON.parse(result.stdout) as Page<{ id: string }>).data;
       expect(items).toHaveLength(total);
       expect(new Set(items.map((item) => item.id)).size).toBe(total);
       const pages = await Promise.all([1, 2].map((page) => api(server, 'GET', `${path}?limit=100&page=${page}`, { key: many.apiKey })));

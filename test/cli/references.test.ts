@@ -57,6 +57,27 @@ describe('templates and runs by id prefix or name', () => {
     for (const twin of [first, second]) expect(result.stderr).toMatch(new RegExp(`${twin.id}: Twin lot \\(created \\d{4}-`));
   });
 
+  it('a name that matches nothing, or only the start of names, is exit 4 with the good message, never the bare 404', async () => {
+    await create('San José norte');
+    await create('San José sur');
+    const started = await runInProcess(['templates', 'get', 'San José'], { env });
+    expect(started.code).toBe(4);
+    expect(started.stderr).toBe(
+      [
+        'reportctl: template San José not found: no id, id prefix or name matches',
+        'hint: see `reportctl templates list`',
+        'hint: a name is matched whole; 2 start with it: San José norte, San José sur',
+        '',
+      ].join('\n'),
+    );
+    const none = await runInProcess(['templates', 'get', 'Dup nam'], { env });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/^reportctl: template Dup nam not found: no id, id prefix or name matches\nhint: see `reportctl templates list`\n$/);
+    const wholeId = await runInProcess(['templates', 'get', '00000000-0000-4000-8000-000000000000'], { env });
+    expect(wholeId.code).toBe(4);
+    expect(wholeId.stderr).toMatch(/^reportctl: template 0{8}-\S+ not found: no id, id prefix or name matches\n/);
+  });
+
   it('a prefix shorter than 6 characters is not taken as a prefix: exit 4, saying why', async () => {
     const template = await create('Short prefix');
     const result = await runInProcess(['templates', 'get', template.id.slice(0, 4)], { env });
@@ -122,6 +143,20 @@ describe('on a terminal', () => {
     expect(wide.shown).toContain(id);
   });
 
+  it('a name of 200 characters is cut before the short columns: at 160 columns they stay whole', async () => {
+    const fresh = await server.newAccount();
+    const body = generalBody({ name: `Lot ${'n'.repeat(196)}` });
+    expect((await api(server, 'POST', '/api/v2/templates', { key: fresh.apiKey, body })).status).toBe(201);
+    const listed = await onTerminal(['templates', 'list'], fresh.apiKey, 160);
+    expect(listed.code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const row = listed.shown.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.includes('Lot nnn'))!;
+    expect(row.length).toBeLessThanOrEqual(160);
+    expect(row).toContain(' counting ');
+    expect(row).toContain(` ${String(body.reportType)} `);
+    expect(row).toMatch(/Lot n+… /);
+  });
+
   it('an empty list says so on a terminal', async () => {
     const empty = await server.newAccount();
     const listed = await onTerminal(['templates', 'list'], empty.apiKey);
@@ -178,7 +213,7 @@ describe('templates edit', () => {
     expect((await fetchTemplate(template.id)).updatedAt).toBe(template.updatedAt);
   });
 
-  it('without a terminal, invalid JSON is a usage error with line and column, as for --file', async () => {
+  it('without a terminal, invalid JSON is a usage error with line and column; validate says where too', async () => {
     const template = await create('Edit bad JSON');
     const editor = scriptedEditor((text) => text.replace('"name": "Edit bad JSON",', '"name": ,'));
     const edited = await runInProcess(['templates', 'edit', template.id], { env, editor });
@@ -187,7 +222,8 @@ describe('templates edit', () => {
     const file = join(files, 'bad.json');
     writeFileSync(file, '{\n  "name": ,\n}');
     const validated = await runInProcess(['templates', 'validate', '--file', file], { env });
-    expect(validated.code).toBe(2);
-    expect(validated.stderr).toMatch(/is not valid JSON: line 2, column 11: value expected/);
+    // For validate a document that is not JSON is a verdict, as a template that is not valid.
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toBe('invalid: not valid JSON: line 2, column 11: value expected\n');
   });
 });

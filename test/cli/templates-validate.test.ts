@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, tempDir } from '../helpers/server.js';
 import { generalBody } from '../contract/fixtures.js';
@@ -31,6 +31,60 @@ describe('templates validate', () => {
       expect.objectContaining({ file: good, valid: true }),
       expect.objectContaining({ file: bad, valid: false }),
     ]);
+  });
+
+  it('gives every file its verdict: unreadable and unparsable files are invalid with a plain reason, the rest still checked', async () => {
+    const good = write('fine.json', generalBody());
+    const missing = join(files, 'missing.json');
+    const directory = join(files, 'a-directory.json');
+    mkdirSync(directory, { recursive: true });
+    const broken = join(files, 'broken.json');
+    writeFileSync(broken, '{"name": "x",\n  "analysisType": }');
+    const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
+    const result = await runInProcess(['templates', 'validate', missing, directory, broken, good], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n').filter((line) => !line.startsWith(' ') && line !== '')).toEqual([
+      `${missing}: invalid: cannot read it: no such file`,
+      `${directory}: invalid: cannot read it: it is a directory, not a file`,
+      `${broken}: invalid: not valid JSON: line 2, column 19: value expected`,
+      `${good}: valid`,
+    ]);
+    expect(result.stderr).not.toMatch(/ENOENT|EISDIR/);
+    const json = await runInProcess(['templates', 'validate', missing, good, '--json'], { env });
+    expect(json.code).toBe(1);
+    expect(json.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { file: missing, valid: false, issues: [], reason: 'cannot read it: no such file' },
+      { file: good, valid: true, issues: [] },
+    ]);
+  });
+
+  it('reports schema and catalog mistakes in one run, each path once, every enum with its values and closest match, hints in JSON', async () => {
+    const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
+    const margins = { top: 'two', right: '12', bottom: 10, left: 10 };
+    const mixed = write('mixed.json', generalBody({ name: '', reportType: 'plant_count', paperSize: 'A4', margins }));
+    const result = await runInProcess(['templates', 'validate', mixed], { env });
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('  name: Too small: expected string to have >=1 characters');
+    expect(lines).toContain('  reportType: Invalid reportType');
+    expect(lines).toContain('hint: paperSize: valid: letter, legal, a4, a3 (did you mean a4?)');
+    expect(lines).toContain('hint: margins.top: must be a JSON number, not text: "top": 10, not "top": "two"');
+    expect(lines).toContain('hint: margins.right: must be a JSON number, not text; write "right": 12');
+    expect(result.stdout).toMatch(/^hint: reportType: valid for counting: .*\(did you mean plant_count_summary\?\)$/m);
+    const counting = write('countin.json', generalBody({ analysisType: 'countin' }));
+    const typo = await runInProcess(['templates', 'validate', counting], { env });
+    expect(typo.stdout).toContain('hint: analysisType: valid: counting, replanting, path (did you mean counting?)\n');
+  });
+
+  it('templates create says the same as validate: schema and catalog issues together, each path once', async () => {
+    const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
+    const file = write('create.json', generalBody({ name: '', reportType: 'plant_count', paperSize: 'A4' }));
+    const created = await runInProcess(['templates', 'create', '--file', file], { env });
+    expect(created.code).toBe(1);
+    const lines = created.stderr.split('\n');
+    expect(lines).toContain('  name: Too small: expected string to have >=1 characters');
+    expect(lines).toContain('  reportType: Invalid reportType');
+    expect(lines).toContain('hint: paperSize: valid: letter, legal, a4, a3 (did you mean a4?)');
   });
 
   it('reads the catalogs once per command, keeps them for the next, and revalidates them with ETags', async () => {

@@ -127,10 +127,11 @@ describe('templates list', () => {
     expect(result.stderr).toMatch(/counting, replanting, path|counting.*replanting.*path/);
   });
 
-  it('--all --json returns every template exactly once, as one array', async () => {
+  it('--all --json returns every template exactly once, in the shape of a page', async () => {
     const result = await cli(account, ['list', '--all', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    const items = JSON.parse(result.stdout) as TemplateDoc[];
+    const { data: items, ...page } = JSON.parse(result.stdout) as { data: TemplateDoc[] };
+    expect(page).toEqual({ total: TOTAL, page: 1, limit: TOTAL });
     expect(items).toHaveLength(TOTAL);
     const ids = items.map((template) => template.id);
     expect(new Set(ids).size).toBe(TOTAL);
@@ -151,6 +152,10 @@ describe('templates list', () => {
     const empty = await server.newAccount();
     const result = await cli(empty, ['list']);
     expect(result).toMatchObject({ code: 0, stdout: '' });
+    // A list's JSON has one shape, with or without --all.
+    const [page, all] = await Promise.all([cli(empty, ['list', '--json']), cli(empty, ['list', '--all', '--json'])]);
+    expect(JSON.parse(page.stdout)).toEqual({ total: 0, page: 1, limit: 20, data: [] });
+    expect(JSON.parse(all.stdout)).toEqual({ total: 0, page: 1, limit: 0, data: [] });
   });
 });
 
@@ -293,8 +298,8 @@ describe('templates create --file', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('is not a valid template (checked locally; nothing was sent)');
-    expect(result.stderr).toContain('name: name: must not contain control characters');
-    expect(result.stderr).toContain(`selectedStatistics.1: selectedStatistics.1: duplicate statistic ${statistic}`);
+    expect(result.stderr).toMatch(/^ {2}name: must not contain control characters$/m);
+    expect(result.stderr).toContain(`\n  selectedStatistics.1: duplicate statistic ${statistic}\n`);
     expect(result.stderr).toContain('colour: Unknown field colour');
     expect(result.stderr).not.toMatch(/^> POST /m);
     expect(await templateTotal(account)).toBe(before);

@@ -56,9 +56,16 @@ describe('sketchPage', () => {
     expect(painted).toContain('<#006837>█');
   });
 
-  it('fits the rows it is given', () => {
-    const lines = sketchPage(page([]), { columns: 300, rows: 30 });
-    expect(lines.length).toBeLessThanOrEqual(30);
+  it('fits the rows it is given, with a line left for the prompt, however many lines its legend takes', () => {
+    expect(sketchPage(page([]), { columns: 300, rows: 30 }).length).toBeLessThanOrEqual(29);
+    // Every element type, each overlapping the next: a legend of several lines at 80 columns.
+    const types = ['map', 'legend', 'title', 'statistics', 'text', 'logo', 'scale', 'northArrow'];
+    const crowded = page(types.map((type, at) => ({ type, x: 0, y: at * 0.1, width: 0.5, height: 0.15 })), { paperSize: 'legal' });
+    for (const rows of [45, 24]) {
+      const lines = sketchPage(crowded, { columns: 80, rows });
+      expect(lines.length, `${rows} rows`).toBeLessThanOrEqual(rows - 1);
+      expect(lines[0]).toMatch(/^Plant count summary: legal portrait/);
+    }
   });
 
   it('turns control characters in a name into replacement characters', () => {

@@ -16,7 +16,7 @@ export function registerApi(program: Command, deps: CliDeps, wrap: Wrap): void {
     .command('api')
     .description("Send a raw request with the profile's credentials, for anything the commands do not cover")
     .argument('<method>', apiMethods.join(', '))
-    .argument('<path>', 'path under the base URL, e.g. /api/v2/queues (a query string may follow)')
+    .argument('<path>', 'the API path, e.g. queues or /api/v2/queues (a path outside /api/ is under /api/v2; a query string may follow)')
     .option(
       '-F, --field <key=value>',
       'a field, repeatable: a query parameter for GET and HEAD, a member of the JSON body otherwise (values that parse as JSON keep their type: 2, true, null, ["a"])',
@@ -31,7 +31,8 @@ The response body goes to stdout (indented on a terminal); errors exit like ever
 (3 rejected key, 4 not found, 1 other failures).
 
 Examples:
-  $ reportctl api GET /api/v2/queues
+  $ reportctl api GET queues
+  $ reportctl api GET /api/v0/analyses
   $ reportctl api GET /api/v2/templates -F analysisType=counting -F limit=5
   $ reportctl api POST /api/v2/templates/validate-formula -F formula='NIR / (R + eps)'
   $ reportctl api PUT /api/v2/templates/ID --input template.json`,
@@ -45,6 +46,12 @@ Examples:
         return runApi(method, path, options, deps);
       }),
     );
+}
+
+/** As `gh api`: a path outside /api/… is the API's own (`templates` is /api/v2/templates). */
+export function apiPath(path: string): string {
+  const rooted = path.startsWith('/') ? path : `/${path}`;
+  return rooted.startsWith('/api/') ? rooted : `/api/v2${rooted}`;
 }
 
 function splitField(field: string): [string, string] {
@@ -70,7 +77,7 @@ export async function runApi(methodArgument: string, pathArgument: string, optio
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathArgument)) {
     throw new UsageError(`give a path, not a URL: \`${pathArgument}\``, 'the base URL comes from --base-url, REPORTCTL_BASE_URL or the profile');
   }
-  const path = pathArgument.startsWith('/') ? pathArgument : `/${pathArgument}`;
+  const path = apiPath(pathArgument);
   const fields = (options.field ?? []).map(splitField);
   const queryOnly = method === 'GET' || method === 'HEAD';
   if (queryOnly && options.inputFile !== undefined) throw new UsageError(`--input: a ${method} request has no body`);

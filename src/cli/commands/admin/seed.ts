@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Wrap } from '../../action.js';
 import type { CliDeps } from '../../context.js';
 import { readJsonInput } from '../../input.js';
-import { print } from './shared/print.js';
+import { printRows } from './shared/print.js';
 import { withDb, withStore, type AdminOptions } from './shared/store.js';
 
 export interface AdminSeedOptions extends AdminOptions {
@@ -24,6 +24,10 @@ export async function runAdminSeed(options: AdminSeedOptions, deps: CliDeps): Pr
   const document = await readJsonInput(options.file, deps);
   return withStore(options, deps, (store, ops) => {
     const result = ops.seedFixtures(store, options.account, document);
-    print(deps, options, result, 'fixtures loaded');
+    printRows(deps, options, result, [
+      ...result.queues.map((queue) => [queue.id, 'queue', queue.name]),
+      ...result.runs.map((run) => [run.id, 'queue-run', run.status]),
+      ...result.analyses.map((analysis) => [analysis.id, 'analysis', analysis.status]),
+    ]);
   });
 }

@@ -16,7 +16,8 @@ export function registerAuthLogin(parent: Command, deps: CliDeps, wrap: Wrap): v
     .addHelpText(
       'after',
       `
-On a terminal the key is asked for without echo. A --base-url given here is saved too.
+On a terminal the key is asked for without echo. The base URL the key was checked against
+(--base-url, REPORTCTL_BASE_URL, the profile's or the default) is saved with it.
 
 Examples:
   $ reportctl auth login
@@ -66,11 +67,9 @@ export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Pr
   const config = await openConfig(deps.env);
   const current = config.read();
   const name = session.settings.profileName;
-  const profile = {
-    ...(current.profiles?.[name] ?? {}),
-    apiKey: key,
-    ...(session.settings.sources.baseUrl === 'flag' ? { baseUrl: session.settings.baseUrl } : {}),
-  };
+  // The key is saved with the base URL it was checked against, wherever that came from: the
+  // next command, in a shell without the flag or the variable, goes to the same service.
+  const profile = { ...(current.profiles?.[name] ?? {}), apiKey: key, baseUrl: session.settings.baseUrl };
   config.write({ ...current, profiles: { ...(current.profiles ?? {}), [name]: profile } });
   writeLine(deps.io.stderr, `logged in to ${session.settings.baseUrl}: key ${redactKey(key)} saved in profile ${name} (${config.path})`);
   if (deps.env.REPORTCTL_API_KEY && deps.env.REPORTCTL_API_KEY !== key) {

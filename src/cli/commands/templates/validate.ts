@@ -4,6 +4,8 @@ import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import type * as InputModule from '../../input.js';
+import type { CheckedDocument } from './shared/verdicts.js';
 
 export interface TemplatesValidateOptions extends GlobalOptions {
   file?: string;
@@ -29,7 +31,8 @@ Examples:
 The catalogs are read once per command and kept for a few minutes per service and key, so a
 loop over many files costs no more requests than one.
 
-Exit status: 0 when every document is valid, 1 when any is not, 2 on usage errors.`,
+Exit status: 0 when every document is valid, 1 when any is not (a file that cannot be read
+or is not JSON is not valid; the others are still checked), 2 on usage errors.`,
     )
     .action(
       wrap(async (files: string[], _o: unknown, command: Command) => {
@@ -41,18 +44,36 @@ Exit status: 0 when every document is valid, 1 when any is not, 2 on usage error
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const [{ readJsonInput }, { validateTemplateBody }, { printVerdicts, invalidDocuments }] = await Promise.all([
+  const [input, { validateTemplateBody }, { printVerdicts, invalidDocuments }] = await Promise.all([
     import('../../input.js'),
     import('../../../contract/index.js'),
     import('./shared/verdicts.js'),
   ]);
-  // Every file is read first: a bad one is a usage error before any request.
-  const documents = await Promise.all(files.map(async (file) => ({ file, body: await readJsonInput(file, deps, file === options.file ? '--file' : 'file') })));
-  const catalogs = await catalogsToCheckWith(options, deps);
-  const checked = documents.map(({ file, body }) => ({ label: file === '-' ? 'stdin' : file, body, validation: validateTemplateBody(body, catalogs) }));
+  // Every file is read first, and one that cannot be read or parsed is a verdict of its own:
+  // the others are still checked.
+  const documents = await Promise.all(files.map((file) => readDocument(file, deps, input)));
+  const catalogs = documents.some((document) => 'body' in document) ? await catalogsToCheckWith(options, deps) : undefined;
+  const checked = documents.map((document): CheckedDocument => {
+    const label = document.file === '-' ? 'stdin' : document.file;
+    return 'body' in document ? { label, body: document.body, validation: validateTemplateBody(document.body, catalogs!) } : { label, reason: document.reason };
+  });
   const invalid = await printVerdicts(checked, catalogs, deps, { json: options.json, named: files.length > 1 });
   if (invalid > 0) throw invalidDocuments(invalid, files.length, checked[0]!.label);
   return ExitCode.ok;
+}
+
+type Document = { file: string } & ({ body: unknown } | { reason: string });
+
+/** A file's document, or why there is none (`no such file`, `not valid JSON: line 3, …`). */
+async function readDocument(file: string, deps: CliDeps, input: typeof InputModule): Promise<Document> {
+  let text: string;
+  try {
+    text = await input.readText(file, deps);
+  } catch (error) {
+    return { file, reason: `cannot read it: ${input.unreadableReason(error)}` };
+  }
+  const parsed = await input.parseJson(text);
+  return parsed.success ? { file, body: parsed.value } : { file, reason: parsed.reason };
 }
 
 /** The service's catalogs (cached for a few minutes), or with --offline the bundled ones. */

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
 import { integerOption } from '../../../parse.js';
-import { print } from '../shared/print.js';
+import { writeLine } from '../../../io.js';
+import { printRows } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export interface AdminAccountsCreateOptions extends AdminOptions {
@@ -25,6 +26,7 @@ export function runAdminAccountsCreate(options: AdminAccountsCreateOptions, deps
       ...(options.name !== undefined ? { name: options.name } : {}),
       templateLimit: options.templateLimit,
     });
-    print(deps, options, issued, `account ${issued.accountId}\nowner key: ${issued.apiKey}`);
+    printRows(deps, options, issued, [[issued.accountId, issued.userId], [issued.apiKey]]);
+    if (!options.json) writeLine(deps.io.stderr, `created account ${issued.accountId}; its owner key (line 2, shown once) goes in the apiKey header`);
   });
 }

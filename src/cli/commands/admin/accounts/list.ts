@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
-import { print } from '../shared/print.js';
+import { printRows } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export function registerAdminAccountsList(accounts: Command, deps: CliDeps, wrap: Wrap): void {
@@ -14,6 +14,6 @@ export function registerAdminAccountsList(accounts: Command, deps: CliDeps, wrap
 export function runAdminAccountsList(options: AdminOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store) => {
     const list = store.accounts.list();
-    print(deps, options, list, list.map((account) => `${account.id} ${account.name} limit=${account.templateLimit}`).join('\n'));
+    printRows(deps, options, list, list.map((account) => [account.id, account.name, String(account.templateLimit)]));
   });
 }

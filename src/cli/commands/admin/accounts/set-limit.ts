@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
 import { integerOption } from '../../../parse.js';
+import { printRows } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export function registerAdminAccountsSetLimit(accounts: Command, deps: CliDeps, wrap: Wrap): void {
@@ -18,5 +19,8 @@ export function registerAdminAccountsSetLimit(accounts: Command, deps: CliDeps, 
 }
 
 export function runAdminAccountsSetLimit(accountId: string, templateLimit: number, options: AdminOptions, deps: CliDeps): Promise<void> {
-  return withStore(options, deps, (store, ops) => ops.setTemplateLimit(store, accountId, templateLimit));
+  return withStore(options, deps, (store, ops) => {
+    ops.setTemplateLimit(store, accountId, templateLimit);
+    if (options.json) printRows(deps, options, { accountId, templateLimit }, []);
+  });
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
-import { print } from '../shared/print.js';
+import { writeLine } from '../../../io.js';
+import { printRows } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export interface AdminKeysCreateOptions extends AdminOptions {
@@ -21,6 +22,7 @@ export function registerAdminKeysCreate(keys: Command, deps: CliDeps, wrap: Wrap
 export function runAdminKeysCreate(options: AdminKeysCreateOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store, ops) => {
     const issued = ops.createKey(store, options.account, options.subUser);
-    print(deps, options, issued, `user ${issued.userId}\nkey: ${issued.apiKey}`);
+    printRows(deps, options, issued, [[issued.userId, issued.accountId], [issued.apiKey]]);
+    if (!options.json) writeLine(deps.io.stderr, `created user ${issued.userId}; its key (line 2, shown once) goes in the apiKey header`);
   });
 }

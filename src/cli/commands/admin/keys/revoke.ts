@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
+import { printRows } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export function registerAdminKeysRevoke(keys: Command, deps: CliDeps, wrap: Wrap): void {
@@ -12,5 +13,8 @@ export function registerAdminKeysRevoke(keys: Command, deps: CliDeps, wrap: Wrap
 }
 
 export function runAdminKeysRevoke(key: string, options: AdminOptions, deps: CliDeps): Promise<void> {
-  return withStore(options, deps, (store, ops) => ops.revokeKey(store, key));
+  return withStore(options, deps, (store, ops) => {
+    ops.revokeKey(store, key);
+    if (options.json) printRows(deps, options, { revoked: true }, []);
+  });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
-import { print, queueRunSummary } from '../shared/print.js';
+import { printRows, queueRunRow } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export function registerAdminQueueRunsCancel(runs: Command, deps: CliDeps, wrap: Wrap): void {
@@ -15,6 +15,6 @@ export function registerAdminQueueRunsCancel(runs: Command, deps: CliDeps, wrap:
 export function runAdminQueueRunsCancel(runId: string, options: AdminOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store, ops) => {
     const run = ops.cancelRun(store, runId);
-    print(deps, options, run, queueRunSummary(run));
+    printRows(deps, options, run, [queueRunRow(run)]);
   });
 }

@@ -3,7 +3,7 @@ import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { integerOption } from '../../../parse.js';
-import { print, queueRunSummary } from '../shared/print.js';
+import { printRows, queueRunRow } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export interface AdminQueueRunsEnqueueOptions extends AdminOptions {
@@ -37,6 +37,6 @@ export function runAdminQueueRunsEnqueue(options: AdminQueueRunsEnqueueOptions, 
       ...(options.estimatedHa !== undefined ? { estimatedHa: options.estimatedHa } : {}),
       ...(options.failAtStep !== undefined ? { failAtStep: options.failAtStep } : {}),
     });
-    print(deps, options, run, queueRunSummary(run));
+    printRows(deps, options, run, [queueRunRow(run)]);
   });
 }

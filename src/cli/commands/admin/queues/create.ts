@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
 import type { CliDeps } from '../../../context.js';
-import { print } from '../shared/print.js';
+import { printRows } from '../shared/print.js';
 import { withDb, withStore, type AdminOptions } from '../shared/store.js';
 
 export interface AdminQueuesCreateOptions extends AdminOptions {
@@ -24,6 +24,6 @@ export function registerAdminQueuesCreate(queues: Command, deps: CliDeps, wrap: 
 export function runAdminQueuesCreate(options: AdminQueuesCreateOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store, ops) => {
     const queue = ops.createQueue(store, options.account, options.name, options.step);
-    print(deps, options, queue, `queue ${queue.id} (${queue.steps.length} steps)`);
+    printRows(deps, options, queue, [[queue.id, queue.name, String(queue.steps.length)]]);
   });
 }

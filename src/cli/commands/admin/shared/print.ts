@@ -1,12 +1,26 @@
 import type { QueueRun } from '../../../../contract/index.js';
 import type { CliDeps } from '../../../context.js';
 import { writeLine } from '../../../io.js';
+import { visible } from '../../../sanitize.js';
 import type { AdminOptions } from './store.js';
 
 /** One line of stdout: the JSON with --json, else the line for people. */
 export const print = (deps: CliDeps, options: AdminOptions, value: unknown, human: string) =>
   writeLine(deps.io.stdout, options.json ? JSON.stringify(value) : human);
 
-/** `RUN_ID status 1:done 2:running …` */
-export const queueRunSummary = (run: Pick<QueueRun, 'id' | 'status' | 'steps'>) =>
-  `${run.id} ${run.status} ${run.steps.map((step) => `${step.order}:${step.status}`).join(' ')}`;
+/**
+ * A list or a result on stdout: the JSON with --json, else tab-separated lines as every list
+ * prints piped (whole ids first, no header), so `cut -f 1` gives the id. A key is a row of
+ * its own, so `sed -n 2p` gives it whole.
+ */
+export function printRows(deps: CliDeps, options: AdminOptions, value: unknown, rows: readonly (readonly string[])[]): void {
+  if (options.json) return writeLine(deps.io.stdout, JSON.stringify(value));
+  for (const row of rows) writeLine(deps.io.stdout, row.map(visible).join('\t'));
+}
+
+/** `RUN_ID<TAB>status<TAB>1:completed 2:running …` */
+export const queueRunRow = (run: Pick<QueueRun, 'id' | 'status' | 'steps'>) => [
+  run.id,
+  run.status,
+  run.steps.map((step) => `${step.order}:${step.status}`).join(' '),
+];

@@ -14,8 +14,30 @@ function valueAt(body: unknown, path: string): unknown {
 }
 
 /**
- * The helpful version of the service's terse issues: the valid values from the catalogs and
- * the closest match for a rejected reportType, statistic or index, and why a number sent as
+ * A number sent as text: what to write instead, as JSON (`"top": 10`, never `"top": two`).
+ * Text that reads as a number is shown as that number.
+ */
+function numberHint(path: string, sent: string): string {
+  const field = path.split('.').at(-1)!;
+  const number = sent.trim() === '' ? Number.NaN : Number(sent);
+  if (Number.isFinite(number)) return `${path}: must be a JSON number, not text; write "${field}": ${number}`;
+  return `${path}: must be a JSON number, not text: "${field}": 10, not "${field}": ${JSON.stringify(sent)}`;
+}
+
+/** Each enum field the body gets wrong, with the schema's valid values (zod loads only here). */
+async function enumValuesIn(body: unknown): Promise<Map<string, string[]>> {
+  const { templateBodySchema, issuePath } = await import('../../../../contract/index.js');
+  const parsed = templateBodySchema.safeParse(body);
+  const values = new Map<string, string[]>();
+  for (const issue of parsed.error?.issues ?? []) {
+    if (issue.code === 'invalid_value') values.set(issuePath(issue.path), issue.values.map(String));
+  }
+  return values;
+}
+
+/**
+ * The helpful version of the service's terse issues: the valid values (from the catalogs, or
+ * the schema's for an enum such as paperSize) and the closest match, and why a number sent as
  * text is refused. Catalogs are read only when an issue needs them.
  */
 export async function explainTemplateIssues(
@@ -24,6 +46,7 @@ export async function explainTemplateIssues(
   loadCatalogs: () => Promise<Catalogs>,
 ): Promise<string[]> {
   const hints: string[] = [];
+  let enumValues: Map<string, string[]> | undefined;
   let catalogs: Catalogs | undefined;
   const catalogsOnce = async () => (catalogs ??= await loadCatalogs());
   const analysisType = valueAt(body, 'analysisType');
@@ -32,7 +55,7 @@ export async function explainTemplateIssues(
   for (const issue of issues) {
     const sent = valueAt(body, issue.path);
     if (NUMERIC_FIELDS.has(issue.path) && typeof sent === 'string') {
-      hints.push(`${issue.path}: must be a JSON number, not text; write ${sent.trim() || '0'} without quotes`);
+      hints.push(numberHint(issue.path, sent));
       continue;
     }
     if (issue.path === 'reportType' && known(analysisType)) {
@@ -53,8 +76,11 @@ export async function explainTemplateIssues(
       const names = (await catalogsOnce()).vegetationIndexDefaults.indexNames;
       const guess = closestMatch(sent, names);
       hints.push(`indexName: valid: ${names.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`);
-    } else if (issue.path === 'analysisType') {
-      hints.push('analysisType: valid: counting, replanting, path');
+    } else {
+      const values = (enumValues ??= await enumValuesIn(body)).get(issue.path);
+      if (!values) continue;
+      const guess = typeof sent === 'string' ? closestMatch(sent, values) : undefined;
+      hints.push(`${issue.path}: valid: ${values.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`);
     }
   }
   // The catalogs' keys and the issues' text come from the service.

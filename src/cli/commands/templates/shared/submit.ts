@@ -7,8 +7,8 @@ import { withServiceId } from '../../../resolve.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
 /**
- * Sends a template body, after the local schema check (a mistake is heard about without a
- * round trip). A 400 from the service is shown field by field with the catalogs' help.
+ * Sends a template body, after the local schema check (a mistake is heard about without
+ * sending it; the catalogs are read only then, for the rules they hold). A 400 from the service is shown field by field with the catalogs' help.
  */
 export async function submitTemplate(
   api: ServiceApi,
@@ -19,9 +19,13 @@ export async function submitTemplate(
   // reportInput lets the issue mapper tell a missing field from a wrongly typed one.
   const local = await conforms(shapes.templateBody, body, { reportInput: true });
   if (!local.success) {
-    const { toValidationIssues } = await import('../../../../contract/errors.js');
+    const { toValidationIssues, catalogIssuesBeside } = await import('../../../../contract/index.js');
     const issues = toValidationIssues(local.error);
-    throw await invalidTemplate(`${what} is not a valid template (checked locally; nothing was sent)`, issues, body, () => api.catalogs.all());
+    // The catalog rules the body can still be held to come in the same report; without the
+    // catalogs the schema's issues alone still stand.
+    const catalogs = await api.catalogs.all().catch(() => undefined);
+    if (catalogs) issues.push(...catalogIssuesBeside(body, issues, catalogs));
+    throw await invalidTemplate(`${what} is not a valid template (checked locally; nothing was sent)`, issues, body, catalogs ? async () => catalogs : () => api.catalogs.all());
   }
   try {
     return withServiceId(api, await send(body));

@@ -3,14 +3,14 @@ import type { CliDeps } from '../../../context.js';
 import { ExitCode, SilentFailure } from '../../../errors.js';
 import { issueLines } from '../../../explain.js';
 import { writeLine } from '../../../io.js';
+import { visible } from '../../../sanitize.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
-/** A document checked against the catalogs, and where it came from (a file, or `stdin`). */
-export interface CheckedDocument {
-  label: string;
-  body: unknown;
-  validation: TemplateValidation;
-}
+/**
+ * A document checked against the catalogs, or one that could not be read or parsed (`reason`),
+ * and where it came from (a file, or `stdin`).
+ */
+export type CheckedDocument = { label: string; body: unknown; validation: TemplateValidation } | { label: string; reason: string };
 
 /**
  * Each document's verdict on stdout, as `templates validate` prints it: `FILE: valid`, or
@@ -19,22 +19,26 @@ export interface CheckedDocument {
  */
 export async function printVerdicts(
   documents: readonly CheckedDocument[],
-  catalogs: Catalogs,
+  catalogs: Catalogs | undefined,
   deps: CliDeps,
   options: { json?: boolean | undefined; named: boolean },
 ): Promise<number> {
   let invalid = 0;
-  for (const { label, body, validation } of documents) {
-    const issues = validation.success ? [] : validation.issues;
-    if (!validation.success) invalid += 1;
+  for (const document of documents) {
+    const { label } = document;
+    const validation = 'validation' in document ? document.validation : undefined;
+    const issues = validation?.success === false ? validation.issues : [];
+    const valid = validation?.success === true;
+    if (!valid) invalid += 1;
     if (options.json) {
-      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid: validation.success, issues }));
+      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid, issues, ...('reason' in document ? { reason: document.reason } : {}) }));
       continue;
     }
-    const verdict = validation.success ? 'valid' : `invalid: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
-    writeLine(deps.io.stdout, options.named ? `${label}: ${verdict}` : verdict);
+    const verdict = valid ? 'valid' : `invalid: ${'reason' in document ? document.reason : issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
+    writeLine(deps.io.stdout, visible(options.named ? `${label}: ${verdict}` : verdict));
+    if (!('body' in document)) continue;
     for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
-    for (const hint of await explainTemplateIssues(issues, body, async () => catalogs)) writeLine(deps.io.stdout, `hint: ${hint}`);
+    for (const hint of await explainTemplateIssues(issues, document.body, async () => catalogs!)) writeLine(deps.io.stdout, `hint: ${hint}`);
   }
   return invalid;
 }
