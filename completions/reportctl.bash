@@ -137,7 +137,7 @@ _reportctl_flags() {
     'formula check') echo '--file --remote-rules --help' ;;
     'formula eval') echo '--band --eps --L --help' ;;
     'formula validate') echo '--help' ;;
-    'serve') echo '--host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --help' ;;
+    'serve') echo '--host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --exec --help' ;;
     'admin') echo '--help' ;;
     'admin accounts') echo '--help' ;;
     'admin accounts create') echo '--db --name --template-limit --help' ;;
@@ -183,7 +183,7 @@ _reportctl_value_flags() {
     'api') echo '--field --input' ;;
     'formula check') echo '--file' ;;
     'formula eval') echo '--band --eps --L' ;;
-    'serve') echo '--host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed' ;;
+    'serve') echo '--host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed --exec' ;;
     'admin accounts create') echo '--db --name --template-limit' ;;
     'admin accounts list') echo '--db' ;;
     'admin accounts set-limit') echo '--db' ;;
