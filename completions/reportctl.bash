@@ -120,7 +120,7 @@ _reportctl_flags() {
     'queue-runs') echo '--help' ;;
     'queue-runs list') echo '--status --page --limit --all --wide --help' ;;
     'queue-runs get') echo '--help' ;;
-    'queue-runs watch') echo '--interval --timeout --exit-status --help' ;;
+    'queue-runs watch') echo '--interval --timeout --max-unreachable --exit-status --help' ;;
     'analyses') echo '--help' ;;
     'analyses list') echo '--lot --analysis-type --status --page --limit --all --wide --help' ;;
     'api') echo '--field --input --help' ;;
@@ -178,7 +178,7 @@ _reportctl_value_flags() {
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;
-    'queue-runs watch') echo '--interval --timeout' ;;
+    'queue-runs watch') echo '--interval --timeout --max-unreachable' ;;
     'analyses list') echo '--lot --analysis-type --status --page --limit' ;;
     'api') echo '--field --input' ;;
     'formula check') echo '--file' ;;
