@@ -126,7 +126,7 @@ _reportctl_flags() {
     'queue-runs') echo '--help' ;;
     'queue-runs list') echo '--status --page --limit --all --wide --help' ;;
     'queue-runs get') echo '--help' ;;
-    'queue-runs watch') echo '--interval --timeout --exit-status --help' ;;
+    'queue-runs watch') echo '--interval --timeout --max-unreachable --exit-status --help' ;;
     'analyses') echo '--help' ;;
     'analyses list') echo '--lot --analysis-type --status --page --limit --all --wide --help' ;;
     'api') echo '--field --input --help' ;;
@@ -143,7 +143,7 @@ _reportctl_flags() {
     'formula check') echo '--file --remote-rules --help' ;;
     'formula eval') echo '--band --eps --L --help' ;;
     'formula validate') echo '--help' ;;
-    'serve') echo '--host --allow-host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --help' ;;
+    'serve') echo '--host --allow-host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --exec --help' ;;
     'admin') echo '--help' ;;
     'admin accounts') echo '--help' ;;
     'admin accounts create') echo '--db --name --template-limit --help' ;;
@@ -184,12 +184,12 @@ _reportctl_value_flags() {
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;
-    'queue-runs watch') echo '--interval --timeout' ;;
+    'queue-runs watch') echo '--interval --timeout --max-unreachable' ;;
     'analyses list') echo '--lot --analysis-type --status --page --limit' ;;
     'api') echo '--field --input' ;;
     'formula check') echo '--file' ;;
     'formula eval') echo '--band --eps --L' ;;
-    'serve') echo '--host --allow-host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed' ;;
+    'serve') echo '--host --allow-host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed --exec' ;;
     'admin accounts create') echo '--db --name --template-limit' ;;
     'admin accounts list') echo '--db' ;;
     'admin accounts set-limit') echo '--db' ;;

@@ -106,13 +106,38 @@ ${block!
     expect(result.status, `script:\n${script}\nstderr:\n${result.stderr}`).toBe(0);
   });
 
-  it('the CI recipe makes a fixture, serves it, runs a command against it and stops', () => {
+  describe('the CI recipes', () => {
     const blocks = shellBlocks('The embedded service');
-    const [makeFixture, ciJob] = blocks.slice(-2);
-    expect(ciJob).toMatch(/^reportctl serve --import fixtures.json --port 0\b/m);
-    const dir = tempDir();
-    const result = runScript(`${makeFixture!}\n${ciJob!}\necho "stopped $?"`, dir, {});
-    expect(result.status, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
-    expect(result.stdout).toMatch(/^stopped 0$/m);
+    const [makeFixture, execJob, backgroundJob] = blocks.slice(-3);
+    const fixture = (): string => {
+      const dir = tempDir();
+      const made = runScript(makeFixture!, dir, {});
+      expect(made.status, made.stderr).toBe(0);
+      return dir;
+    };
+
+    it('--exec serves the fixture to one command and exits with its status', () => {
+      expect(execJob).toMatch(/^reportctl serve --import fixtures.json .*--exec 'reportctl templates list'/m);
+      const dir = fixture();
+      const passed = runScript(execJob!, dir, {});
+      expect(passed.status, `stderr:\n${passed.stderr}`).toBe(0);
+      expect(passed.stderr).toMatch(/^reportctl serve listening on http:\/\/127\.0\.0\.1:\d+; running: reportctl templates list$/m);
+      // A command that fails fails the job, with its own status.
+      const failing = runScript(execJob!.replace("--exec 'reportctl templates list'", "--exec 'reportctl templates get none'"), dir, {});
+      expect(failing.status).toBe(4);
+    });
+
+    it('the background form starts, runs a command and stops; a service that cannot start ends it with 1', () => {
+      expect(backgroundJob).toMatch(/^reportctl serve --import fixtures.json --port 0\b/m);
+      const dir = fixture();
+      const key = `export REPORTCTL_API_KEY=$(node -pe 'JSON.parse(require("fs").readFileSync("ci-account.json", "utf8")).apiKey')`;
+      const result = runScript(`${key}\n${backgroundJob!}\necho "stopped $?"`, dir, {});
+      expect(result.status, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
+      expect(result.stdout).toMatch(/^stopped 0$/m);
+      writeFileSync(join(dir, 'fixtures.json'), '{"format": "reportctl-snapshot",');
+      const broken = runScript(`${key}\n${backgroundJob!}`, dir, {});
+      expect(broken.status).toBe(1);
+      expect(broken.stderr).toContain('fixtures.json is damaged');
+    });
   });
 });

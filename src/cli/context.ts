@@ -55,6 +55,8 @@ export interface Session {
 
 export interface Progress {
   update(text: string): void;
+  /** Shows `text` of the time left, once a second, for `ms` (or until the next update or stop). */
+  countdown(text: (msLeft: number) => string, ms: number): void;
   stop(): void;
 }
 

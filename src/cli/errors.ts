@@ -65,6 +65,20 @@ export class UsageError extends CliError {
 }
 
 /**
+ * A command reportctl ran for the user (`serve --exec`) failed: reportctl exits with the
+ * command's own status, whatever it means to that command.
+ */
+export class CommandFailed extends CliError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message, ExitCode.failed, undefined, { code: 'COMMAND_FAILED' });
+    this.name = 'CommandFailed';
+  }
+}
+
+/**
  * The operation ran and failed, and the command already told people what went wrong (a
  * verdict on stdout, issues on stderr). Only `--json` failures print it: its code and message.
  */

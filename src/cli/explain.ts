@@ -1,6 +1,6 @@
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import type { ValidationIssue } from '../contract/errors.js';
-import { CliError, cliErrorCode, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
+import { CliError, cliErrorCode, CommandFailed, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
 import { visible } from './sanitize.js';
 
 /**
@@ -13,7 +13,8 @@ export interface Failure {
   status?: number;
   issues?: readonly ValidationIssue[];
   hints: string[];
-  exitCode: ExitCodeValue;
+  /** One of the CLI's codes, or the status of a command it ran (`CommandFailed`). */
+  exitCode: number;
   /** What people read; empty when the command already said it. */
   lines: string[];
 }
@@ -40,7 +41,7 @@ function describe(error: unknown): Failure {
       message,
       ...(status !== undefined ? { status } : {}),
       ...(issues.length > 0 ? { issues } : {}),
-      exitCode: error.exitCode,
+      exitCode: error instanceof CommandFailed ? error.status : error.exitCode,
       hints,
       // A silent failure was already told to people; only scripts hear of it here.
       lines: error instanceof SilentFailure ? [] : [`reportctl: ${error.message}`, ...issueLines(issues), ...hints.map((hint) => `hint: ${hint}`)],

@@ -1,7 +1,7 @@
 import type { Listing } from '../client/api.js';
 import type { RequestOptions } from '../client/http.js';
 import type { CliDeps } from './context.js';
-import { UsageError } from './errors.js';
+import { ExitCode, SilentFailure, UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { jsonText, pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
 import type { Session } from './session.js';
@@ -10,6 +10,7 @@ import { isStdoutTTY, writeData, writeLine } from './io.js';
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
  * with --all every item (JSON: the same envelope, streamed item by item so memory stays flat).
+ * Ctrl-C during --all prints what was fetched, whole, and says how much that was.
  */
 export async function printList<T>(
   deps: CliDeps,
@@ -25,24 +26,14 @@ export async function printList<T>(
 ): Promise<void> {
   if (options.all && options.page !== undefined) throw new UsageError('--all and --page cannot be used together');
   if (options.all) {
-    const items = request.listing.listAll(request.query, deps.signal);
-    if (options.json) {
-      const list = jsonList(deps);
-      let next = await items.next();
-      for (; !next.done; next = await items.next()) await list.item(next.value);
-      await list.end(next.value.total);
-      return;
+    const walk = new Walk(request.listing, request.query, deps.signal);
+    await printAll(deps, session, options, walk, request.noun, columns);
+    if (walk.interrupted) {
+      session.progress.stop();
+      const fetched = `interrupted after fetching ${walk.fetched} of ${walk.total ?? 'an unknown number of'} ${request.noun}`;
+      writeLine(deps.io.stderr, `reportctl: ${fetched}; those are printed`);
+      throw new SilentFailure(ExitCode.interrupted, fetched);
     }
-    if (!isStdoutTTY(deps.io)) {
-      // Piped rows need no column widths: each goes out as it arrives.
-      for await (const item of items) await writeData(deps.io.stdout, tsvRow(columns, item) + '\n');
-      return;
-    }
-    const rows: T[] = [];
-    for await (const item of items) rows.push(item);
-    session.progress.stop();
-    if (rows.length === 0) return nothingMatches(deps, request.noun);
-    await printTable(deps, session.style, columns, rows);
     return;
   }
   const page = await request.listing.list({
@@ -82,4 +73,51 @@ export function jsonList(deps: CliDeps) {
       await writeData(deps.io.stdout, `${count === 0 ? '{"data":[' : ''}],"total":${total},"page":1,"limit":${count}}\n`);
     },
   };
+}
+
+/** Every page, once; Ctrl-C ends it early and quietly, so what was fetched is still printed. */
+class Walk<T> implements AsyncIterable<T> {
+  fetched = 0;
+  /** The service's count, once the first page has come. */
+  total?: number;
+  interrupted = false;
+
+  constructor(
+    private readonly listing: Listing<T>,
+    private readonly query: RequestOptions['query'],
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    try {
+      for await (const item of this.listing.listAll(this.query, this.signal, (total) => (this.total = total))) {
+        this.fetched += 1;
+        yield item;
+      }
+    } catch (error) {
+      if (!this.signal.aborted) throw error;
+      this.interrupted = true;
+    }
+  }
+}
+
+/** With --all: JSON, one array streamed item by item; piped, a row per item as it comes; on a terminal, one table. */
+async function printAll<T>(deps: CliDeps, session: Session, options: { json?: boolean }, walk: Walk<T>, noun: string, columns: Column<T>[]): Promise<void> {
+  if (options.json) {
+    const list = jsonList(deps);
+    for await (const item of walk) await list.item(item);
+    // Interrupted, `limit` (the items in `data`) falls short of `total`.
+    await list.end(walk.total ?? walk.fetched);
+    return;
+  }
+  if (!isStdoutTTY(deps.io)) {
+    // Piped rows need no column widths: each goes out as it arrives.
+    for await (const item of walk) await writeData(deps.io.stdout, tsvRow(columns, item) + '\n');
+    return;
+  }
+  const rows: T[] = [];
+  for await (const item of walk) rows.push(item);
+  session.progress.stop();
+  if (rows.length === 0 && !walk.interrupted) return nothingMatches(deps, noun);
+  await printTable(deps, session.style, columns, rows);
 }

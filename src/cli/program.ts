@@ -121,7 +121,7 @@ export function wantsJsonErrors(argv: readonly string[], env: CliDeps['env']): b
 }
 
 /** Parses argv, runs the verb, and maps whatever happened to an exit code. Never throws. */
-export async function runCli(argv: readonly string[], deps: CliDeps): Promise<ExitCodeValue> {
+export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
   const jsonErrors = wantsJsonErrors(argv, deps.env);
   let exitCode: ExitCodeValue = ExitCode.ok;
   const program = buildProgram(
@@ -154,7 +154,7 @@ function formulaAsOption(error: CommanderError, argv: readonly string[]): string
   return `a formula that starts with - goes after --: reportctl ${before} -- '${option}'`;
 }
 
-export function reportError(error: unknown, deps: CliDeps, jsonErrors = false, argv: readonly string[] = []): ExitCodeValue {
+export function reportError(error: unknown, deps: CliDeps, jsonErrors = false, argv: readonly string[] = []): number {
   if (error instanceof CommanderError) {
     // Help and version are not failures.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {

@@ -14,18 +14,43 @@ export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promis
 }
 
 export async function startProgress(deps: CliDeps): Promise<Progress> {
-  if (!isStderrTTY(deps.io)) return { update: () => {}, stop: () => {} };
+  if (!isStderrTTY(deps.io)) return { update: () => {}, countdown: () => {}, stop: () => {} };
   const { default: ora } = await importPackage('ora');
   const spinner = ora({ stream: deps.io.stderr, discardStdin: false });
+  const show = (text: string) => {
+    spinner.text = text;
+    if (!spinner.isSpinning) spinner.start();
+  };
+  let counting: AbortController | undefined;
+  const quiet = () => counting?.abort();
   return {
     update: (text) => {
-      spinner.text = text;
-      if (!spinner.isSpinning) spinner.start();
+      quiet();
+      show(text);
+    },
+    countdown: (text, ms) => {
+      quiet();
+      counting = new AbortController();
+      void countDown(text, ms, deps.clock, show, counting.signal);
     },
     stop: () => {
+      quiet();
       if (spinner.isSpinning) spinner.stop();
     },
   };
+}
+
+/**
+ * Shows `text` of the time left each time its whole seconds change, for `ms` in all. Counts
+ * the time it slept, not the clock's, so a fake clock that does not move still ends it.
+ */
+export async function countDown(text: (msLeft: number) => string, ms: number, clock: CliDeps['clock'], show: (text: string) => void, signal: AbortSignal): Promise<void> {
+  for (let left = ms; left > 0 && !signal.aborted; ) {
+    show(text(left));
+    const step = left - (Math.ceil(left / 1000) - 1) * 1000;
+    await clock.sleep(step, signal);
+    left -= step;
+  }
 }
 
 /** What `CliDeps.api` is outside tests: the configured client, its style and progress. */
@@ -55,12 +80,12 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
     ...(tuning.maxResponseBytes !== undefined ? { maxResponseBytes: tuning.maxResponseBytes } : {}),
     // Response headers are the service's text.
     ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, visible(line)) } : {}),
-    onWait: (reason, _ms, cause) => {
-      // On a terminal the spinner says it. Piped, a rate-limit wait is said (it may last a
-      // minute and must not look like a hang); quick retries only with --verbose, so a
+    onWait: (reason, ms, cause) => {
+      // On a terminal the spinner counts it down. Piped, a rate-limit wait is said (it may last
+      // a minute and must not look like a hang); quick retries only with --verbose, so a
       // failure stays one line.
-      if (tty) progress.update(reason);
-      else if (cause === 'rate-limit' || options.verbose) writeLine(deps.io.stderr, `reportctl: ${reason}`);
+      if (tty) progress.countdown(reason, ms);
+      else if (cause === 'rate-limit' || options.verbose) writeLine(deps.io.stderr, `reportctl: ${reason(ms)}`);
     },
   });
   return { settings, api: serviceApi(client), style, progress };

@@ -9,14 +9,17 @@ type Query = RequestOptions['query'];
 export interface Listing<T> {
   /** One page, as the service sent it. */
   list(query: Query, signal?: AbortSignal): Promise<Paginated<T>>;
-  /** Every item across the pages, each once, paced under the rate limit; returns the last total. */
-  listAll(query?: Query, signal?: AbortSignal): AsyncGenerator<T, { total: number }>;
+  /**
+   * Every item across the pages, each once, paced under the rate limit; returns the last total.
+   * `onTotal` hears the service's total with each page.
+   */
+  listAll(query?: Query, signal?: AbortSignal, onTotal?: (total: number) => void): AsyncGenerator<T, { total: number }>;
 }
 
 function listing<T>(client: ApiClient, path: string, envelope: ResponseShape<Paginated<T>>): Listing<T> {
   return {
     list: (query, signal) => client.get(path, envelope, { query, ...(signal ? { signal } : {}) }),
-    listAll: (query = {}, signal) => allItems(client, path, envelope, query, signal),
+    listAll: (query = {}, signal, onTotal) => allItems(client, path, envelope, query, signal, onTotal),
   };
 }
 

@@ -85,7 +85,7 @@ export class ApiClient {
         }
         rateLimited += 1;
         // A 429 was not processed, so repeating even a POST is safe.
-        await this.wait(`rate limited; retrying in ${Math.ceil(waitMs / 1000)} s`, waitMs, 'rate-limit', signal);
+        await this.wait((left) => `rate limited; retrying in ${Math.ceil(left / 1000)} s`, waitMs, 'rate-limit', signal);
         continue;
       }
       if (TRANSIENT_STATUS.has(result.status) && transient < maxTransient) {
@@ -109,16 +109,16 @@ export class ApiClient {
   private async pace(kind: string, signal?: AbortSignal): Promise<void> {
     const waitMs = this.buckets.waitMs(kind);
     if (waitMs <= 0) return;
-    await this.wait(`pacing to the rate limit; next request in ${Math.ceil(waitMs / 1000)} s`, waitMs, 'rate-limit', signal);
+    await this.wait((left) => `pacing to the rate limit; next request in ${Math.ceil(left / 1000)} s`, waitMs, 'rate-limit', signal);
   }
 
   private async backoff(attempt: number, reason: string, signal?: AbortSignal): Promise<void> {
     const waitMs = backoffMs(attempt, this.options.random ?? Math.random);
-    await this.wait(`${reason}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s`, waitMs, 'retry', signal);
+    await this.wait((left) => `${reason}; retry ${attempt} in ${(left / 1000).toFixed(1)} s`, waitMs, 'retry', signal);
   }
 
   /** A deliberate wait, told first (spinners show it); Ctrl-C during it stops the request. */
-  private async wait(reason: string, waitMs: number, cause: 'rate-limit' | 'retry', signal?: AbortSignal): Promise<void> {
+  private async wait(reason: (msLeft: number) => string, waitMs: number, cause: 'rate-limit' | 'retry', signal?: AbortSignal): Promise<void> {
     this.options.onWait?.(reason, waitMs, cause);
     await this.options.sleep(waitMs, signal);
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');

@@ -26,8 +26,11 @@ export interface ApiClientOptions {
   random?: () => number;
   /** --verbose: one line per request and response header, the key redacted. */
   trace?: (line: string) => void;
-  /** Told before every deliberate wait (spinners show it). */
-  onWait?: (reason: string, ms: number, cause: 'rate-limit' | 'retry') => void;
+  /**
+   * Told before every deliberate wait (spinners show it); `reason` says it with the time left,
+   * so a spinner can count down.
+   */
+  onWait?: (reason: (msLeft: number) => string, ms: number, cause: 'rate-limit' | 'retry') => void;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   userAgent?: string;

@@ -14,12 +14,14 @@ export async function* allItems<T>(
   envelope: ResponseShape<Paginated<T>>,
   query: RequestOptions['query'] = {},
   signal?: AbortSignal,
+  onTotal?: (total: number) => void,
 ): AsyncGenerator<T, { total: number }> {
   const seen = new Set<string>();
   let total = 0;
   for (let page = 1; ; page++) {
     const result = await client.get(path, envelope, { query: { ...query, page, limit: PAGE_SIZE_MAX }, ...(signal ? { signal } : {}) });
     total = result.total;
+    onTotal?.(total);
     for (const item of result.data) {
       const id = (item as { id?: unknown }).id;
       if (typeof id === 'string') {

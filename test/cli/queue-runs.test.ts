@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { systemClock, type CliDeps } from '../../src/cli/context.js';
+import { createServer } from 'node:net';
+import { systemClock, type CliDeps, type Clock } from '../../src/cli/context.js';
 import { runQueueRunsWatch } from '../../src/cli/commands/queue-runs/watch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSI, spawnCli } from '../helpers/cli.js';
@@ -262,6 +263,68 @@ describe('queue-runs watch', () => {
     }
   });
 
+  describe('a service that is down', () => {
+    const RUN_ID = '0b0e6c1e-8f9a-4c7e-9a55-2d1f3c4b5a69';
+    /** A base URL where nothing listens (a port just closed). */
+    async function deadUrl(): Promise<string> {
+      const listener = createServer();
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      const { port } = listener.address() as { port: number };
+      await new Promise((resolve) => listener.close(resolve));
+      return `http://127.0.0.1:${port}`;
+    }
+    /** A clock that moves only when slept on, so minutes pass at once. */
+    function fakeClock(): Clock & { elapsed(): number } {
+      const start = Date.parse('2026-05-01T10:00:00Z');
+      let now = start;
+      return { now: () => now, sleep: async (ms) => void (now += ms), elapsed: () => now - start };
+    }
+
+    it('gives up after 2 minutes of failures in a row by default, exit 6; --max-unreachable sets it', async () => {
+      const url = await deadUrl();
+      const clock = fakeClock();
+      const result = await runInProcess(['queue-runs', 'watch', RUN_ID], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: 'rctl_x' }, clock });
+      expect(result.code).toBe(6);
+      expect(clock.elapsed()).toBeGreaterThanOrEqual(120_000);
+      expect(clock.elapsed()).toBeLessThan(130_000);
+      expect(result.stderr).toMatch(/still watching, next try in/);
+      expect(result.stderr).toMatch(/reportctl: gave up after 12\d(\.\d)? s without an answer \(--max-unreachable\): cannot reach http:\/\/127\.0\.0\.1:\d+.*ECONNREFUSED/);
+      const short = fakeClock();
+      const bounded = await runInProcess(['queue-runs', 'watch', RUN_ID, '--max-unreachable', '20'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: 'rctl_x' }, clock: short });
+      expect(bounded.code).toBe(6);
+      expect(short.elapsed()).toBeGreaterThanOrEqual(20_000);
+      expect(short.elapsed()).toBeLessThan(30_000);
+    });
+
+    it('--timeout with the run never reached exits 6, not 8', async () => {
+      const clock = fakeClock();
+      const result = await runInProcess(['queue-runs', 'watch', RUN_ID, '--timeout', '30'], {
+        env: { REPORTCTL_BASE_URL: await deadUrl(), REPORTCTL_API_KEY: 'rctl_x' },
+        clock,
+      });
+      expect(result.code).toBe(6);
+      expect(result.stderr).toContain(`queue run ${RUN_ID}: no answer from the service within 30 s (--timeout)`);
+    });
+
+    it('on a terminal the trouble is the status line, redrawn in place', async () => {
+      const result = await runInProcess(['queue-runs', 'watch', RUN_ID, '--max-unreachable', '30'], {
+        env: { REPORTCTL_BASE_URL: await deadUrl(), REPORTCTL_API_KEY: 'rctl_x' },
+        clock: fakeClock(),
+        tty: { stdout: true, columns: 60 },
+      });
+      expect(result.code).toBe(6);
+      const draws = result.stdout.split('\u001b[1A\r\u001b[J');
+      expect(draws.length).toBeGreaterThan(2);
+      // eslint-disable-next-line no-control-regex
+      for (const draw of draws.map((text) => text.replace(/\u001b\[[0-9;]*m/g, ''))) {
+        // One line that fits the 60 columns, so moving up one line redraws it exactly.
+        expect(draw).toMatch(/^reportctl: cannot reach http:\/\/127\.0\.0\.1:\d+: [^\n]*\n$/);
+        expect(draw.length).toBeLessThanOrEqual(60);
+      }
+      expect(result.stderr).not.toContain('still watching');
+    });
+  });
+
   it('on a terminal the view redraws in place, with status colours', async () => {
     const run = await enqueue(['--fail-at-step', '1']);
     const terminal = () => Object.assign(new PassThrough(), { isTTY: true, columns: 60 });
@@ -274,7 +337,7 @@ describe('queue-runs watch', () => {
       clock: systemClock,
       signal: new AbortController().signal,
     });
-    const watching = runQueueRunsWatch(run.id, { interval: 0.5, exitStatus: true }, deps);
+    const watching = runQueueRunsWatch(run.id, { interval: 0.5, maxUnreachable: 120, exitStatus: true }, deps);
     for (let step = 0; step < 3; step++) {
       await new Promise((resolve) => setTimeout(resolve, 600));
       await advance(run.id);

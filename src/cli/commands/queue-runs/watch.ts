@@ -14,6 +14,7 @@ import { currentStep, stepsDone, stepSymbol } from './shared/columns.js';
 export interface QueueRunsWatchOptions extends GlobalOptions {
   interval: number;
   timeout?: number;
+  maxUnreachable: number;
   exitStatus?: boolean;
 }
 
@@ -27,13 +28,15 @@ export function registerQueueRunsWatch(parent: Command, deps: CliDeps, wrap: Wra
     .argument('<id>', 'queue run id, a unique prefix of it (6+ characters) or the exact name')
     .option('-i, --interval <seconds>', 'seconds between polls (at least 0.5)', secondsOption(0.5), 5)
     .option('--timeout <seconds>', 'give up (exit 8) if the run is still going after this long', secondsOption(0))
+    .option('--max-unreachable <seconds>', 'give up (exit 6) after failing to reach the service this long in a row', secondsOption(1), 120)
     .option('--exit-status', 'exit 1 when the run fails or is cancelled')
     .addHelpText(
       'after',
       `
 On a terminal the view redraws in place; piped, one line per change; with --json, one JSON
 object per change (the run as the service returns it), the final run last. Errors the service
-may recover from (network, 5xx) are retried with back-off and do not end the watch.
+may recover from (network, 5xx) are retried with back-off; after --max-unreachable seconds of
+them in a row (default 120) the watch gives up with the last one (a network error exits 6).
 
 Examples:
   $ reportctl queue-runs watch RUN_ID
@@ -41,7 +44,8 @@ Examples:
   $ reportctl queue-runs watch RUN_ID --json | jq -r .status
 
 Exit status: 0 when the run ends (with --exit-status: 0 completed, 1 failed or cancelled),
-4 no such run, 8 --timeout reached, 130 interrupted.`,
+4 no such run, 6 the service unreachable (for --max-unreachable, or when --timeout came while
+it was), 8 --timeout reached with the run still going, 130 interrupted.`,
     )
     .action(
       wrap(async (id: string, _o: unknown, command: Command) => runQueueRunsWatch(id, command.optsWithGlobals<QueueRunsWatchOptions>(), deps)),
@@ -52,7 +56,7 @@ Exit status: 0 when the run ends (with --exit-status: 0 completed, 1 failed or c
 interface WatchView {
   /** Called after every successful poll; `changed` says whether the run differs from the last one. */
   show(run: QueueRun, changed: boolean, finished: boolean): void;
-  /** A message on stderr; the in-place view starts a fresh frame below it. */
+  /** Trouble reaching the service: on a terminal, the frame's status line; elsewhere a line on stderr. */
   notice(text: string): void;
 }
 
@@ -71,12 +75,17 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
     error instanceof NetworkError || (error instanceof ApiResponseError && (error.status >= 500 || error.status === 429));
   const timedOut = (status: string) =>
     new CliError(`queue run ${id} is still ${status} after ${options.timeout} s (--timeout)`, ExitCode.watchTimeout);
+  // A dead service is not a slow run: say so with the network's exit code.
+  const unreachable = (error: InstanceType<typeof NetworkError>, why: string) =>
+    new CliError(`${why}: ${error.message}`, ExitCode.network, 'is the service running? check --base-url / REPORTCTL_BASE_URL');
+  const maxUnreachableMs = options.maxUnreachable * 1000;
 
   // Looking first on the page where the run was last seen keeps an unchanged run at one request per poll.
   let page = 1;
   let previous: string | undefined;
   let lastStatus = 'unknown';
   let failures = 0;
+  let failingSince = 0;
   while (!deps.signal.aborted) {
     let found: Awaited<ReturnType<typeof findQueueRun>>;
     try {
@@ -87,8 +96,16 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
       session.progress.stop();
       failures += 1;
       const now = deps.clock.now();
-      if (now >= deadline) throw timedOut(lastStatus);
-      const waitMs = Math.min(deadline - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
+      if (failures === 1) failingSince = now;
+      if (now >= deadline) {
+        if (error instanceof NetworkError) throw unreachable(error, `queue run ${id}: no answer from the service within ${options.timeout} s (--timeout)`);
+        throw timedOut(lastStatus);
+      }
+      if (now - failingSince >= maxUnreachableMs) {
+        if (error instanceof NetworkError) throw unreachable(error, `gave up after ${formatSeconds(now - failingSince)} without an answer (--max-unreachable)`);
+        throw error;
+      }
+      const waitMs = Math.min(deadline - now, failingSince + maxUnreachableMs - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
       view.notice(`reportctl: ${visible(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
       await deps.clock.sleep(waitMs, deps.signal);
       continue;
@@ -129,16 +146,21 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
     };
   }
   let drawn = 0;
+  let last: QueueRun | undefined;
+  const draw = (lines: string[]) => {
+    // Up to the first line of the previous frame, clear everything below, draw again.
+    out.write((drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : '') + lines.map((line) => line + '\n').join(''));
+    drawn = lines.length;
+  };
   return {
     show: (run, _changed, finished) => {
-      const lines = frame(run, deps, style, finished ? undefined : options.interval);
-      // Up to the first line of the previous frame, clear everything below, draw again.
-      out.write((drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : '') + lines.map((line) => line + '\n').join(''));
-      drawn = lines.length;
+      last = run;
+      draw(frame(run, deps, style, finished ? undefined : options.interval));
     },
+    // In the status line, so a service that stays away does not pile lines up under the frame.
     notice: (text) => {
-      writeLine(deps.io.stderr, text);
-      drawn = 0;
+      const status: Segment[] = [[text, style.yellow]];
+      draw(last ? [...frame(last, deps, style, undefined), fit(status, terminalWidth(deps.io) - 1)] : [fit(status, terminalWidth(deps.io) - 1)]);
     },
   };
 }

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
+import { runShellCommand, type CommandEnd } from './shared/exec.js';
 
 export interface ServeOptions extends GlobalOptions {
   host: string;
@@ -22,6 +23,7 @@ export interface ServeOptions extends GlobalOptions {
   exportOnExit?: string;
   fault: string[];
   seed?: number;
+  exec?: string;
 }
 
 export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void {
@@ -40,9 +42,10 @@ export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void
     .option('--rate-window-seconds <s>', 'the rolling window both limits count over', secondsOption(1), 60)
     .option('--no-access-log', 'no access-log line per request on stderr')
     .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
-    .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM), atomically')
+    .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM, or after --exec), atomically')
     .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', repeatable, [])
     .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
+    .option('--exec <command>', 'run this shell command against the service (a free port unless --port), then stop; exit with its status')
     .addHelpText(
       'after',
       `
@@ -53,9 +56,17 @@ Examples:
   $ reportctl serve --import fixtures.json --port 0 --json
   $ reportctl serve --db ci.db --export-on-exit state.json
   $ reportctl serve --fault 'GET /api/v2/templates=503x2' --fault '* /api/*=latency:500@0.5' --seed 7
+  $ reportctl serve --import fixtures.json --exec 'npm test'
+  $ reportctl serve --demo --exec 'reportctl templates list --json' > templates.json
 
 The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
 JSON object { url, db, keys?, dashboard? }). SIGINT or SIGTERM finish the requests in flight and stop.
+With --exec, the service starts (on a free port unless --port), the command runs through the
+shell with REPORTCTL_BASE_URL set (with --demo also REPORTCTL_API_KEY, the owner key), and when
+it ends the service stops (--export-on-exit is written) and serve exits with the command's
+status (128+N after signal N). stdout is the command's; nothing of serve's goes there. A
+service that cannot start exits 1 and the command never runs. SIGINT or SIGTERM is passed on
+to the command, then the service stops.
 The dashboard is at http://HOST:PORT/; with --demo, the "dashboard:" line (stdout) is its URL
 with a one-time code (#code=…) that the page trades for the owner key: it works once, within
 ${DASHBOARD_CODE_MINUTES} minutes, and then the page asks for the key. No URL ever holds a key.
@@ -74,7 +85,13 @@ service by pointing its own name here (DNS rebinding).
 Faults act after the key and rate-limit checks, before the request does anything. The same as
 \`reportctl admin faults add\`, which also reaches a running server.`,
     )
-    .action(wrap(async (_options: unknown, command: Command) => runServe(command.optsWithGlobals<ServeOptions>(), deps)));
+    .action(
+      wrap(async (_options: unknown, command: Command) => {
+        const options = command.optsWithGlobals<ServeOptions>();
+        const freePort = options.exec !== undefined && command.getOptionValueSource('port') === 'default';
+        return runServe(freePort ? { ...options, port: 0 } : options, deps);
+      }),
+    );
 }
 
 /**
@@ -106,12 +123,13 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     if (error instanceof AdminError) throw new UsageError(error.message);
     throw error;
   }
+  const { port } = options;
   let server;
   try {
     server = await startServer({
       host: options.host,
       allowHosts: options.allowHost,
-      port: options.port,
+      port,
       dbPath,
       demo: options.demo === true,
       ...(options.simulate ? { simulateStepMs: Math.round(options.stepSeconds * 1000) } : {}),
@@ -128,11 +146,24 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new CliError(`port ${options.port} on ${options.host} is already in use`, ExitCode.failed, 'use --port 0 for a free port (the first line says which)');
+      throw new CliError(`port ${port} on ${options.host} is already in use`, ExitCode.failed, 'use --port 0 for a free port (the first line says which)');
     }
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
   const keys = server.demoKeys;
+  if (options.exec !== undefined) {
+    writeLine(deps.io.stderr, `reportctl serve listening on ${server.url}; running: ${options.exec}`);
+    const ran = await runCommandAgainst(options.exec, server.url, keys?.ownerKey, deps).then(
+      (end) => ({ end }),
+      (error: unknown) => ({ error }),
+    );
+    await stop(server);
+    if ('error' in ran) throw new CliError(`cannot run the command: ${ran.error instanceof Error ? ran.error.message : String(ran.error)}`, ExitCode.failed);
+    if (ran.end === undefined) return ExitCode.interrupted;
+    const { status, signal } = ran.end;
+    if (status !== 0) throw new CommandFailed(status, signal ? `the command was ended by ${signal} (status ${status})` : `the command exited with status ${status}`);
+    return ExitCode.ok;
+  }
   // A code, never the key: the browser keeps every URL it loads in its history.
   const dashboard = server.dashboardCode !== undefined ? `${server.url}/#code=${server.dashboardCode}` : undefined;
   if (options.json) {
@@ -165,10 +196,22 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     if (deps.signal.aborted) return resolve();
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  await stop(server);
+  return ExitCode.ok;
+}
+
+/** Finishes the requests in flight, writes --export-on-exit, closes the database. */
+async function stop(server: { close(): Promise<void> }): Promise<void> {
   try {
     await server.close();
   } catch (error) {
     throw new CliError(`stopped, but ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
-  return ExitCode.ok;
+}
+
+/** `--exec`: the command, told where the service is; undefined when interrupted before it started. */
+async function runCommandAgainst(command: string, url: string, ownerKey: string | undefined, deps: CliDeps): Promise<CommandEnd | undefined> {
+  if (deps.signal.aborted) return undefined;
+  const env = { ...deps.env, REPORTCTL_BASE_URL: url, ...(ownerKey !== undefined ? { REPORTCTL_API_KEY: ownerKey } : {}) };
+  return runShellCommand(command, { env, signal: deps.signal, ownGroup: deps.io.stdin.isTTY !== true });
 }
