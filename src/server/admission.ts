@@ -136,7 +136,7 @@ export function admission(options: AdmissionOptions): Admission {
       // From here the answer's socket must make progress (a write taken, a read) within the
       // limit, or it is destroyed; until now the time was the service's own. After the
       // answer, Node sets the socket's keep-alive timeout in its place.
-      reply.raw.setTimeout(answerStallMs);
+      reply.raw.setTimeout(answerStallMs, () => reply.raw.destroy());
       done(null, payload);
     });
   }

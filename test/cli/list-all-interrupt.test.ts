@@ -44,10 +44,13 @@ afterAll(async () => {
 });
 
 describe('--all interrupted while paced', () => {
-  it('--json: the array of what was fetched, closed; stderr says how many of how many; exit 130', async () => {
+  it('--json: the list of what was fetched, closed; stderr says how many of how many; exit 130', async () => {
     const result = await runInProcess(['analyses', 'list', '--all', '--json'], { env: await accountWithAnalyses(), ...interruptedAtFirstWait() });
     expect(result.code).toBe(130);
-    const items = JSON.parse(result.stdout) as Analysis[];
+    const list = JSON.parse(result.stdout) as { data: Analysis[]; total: number; page: number; limit: number };
+    // limit (the items in data) short of total says the list is partial.
+    expect({ total: list.total, page: list.page, limit: list.limit }).toEqual({ total: 150, page: 1, limit: 100 });
+    const items = list.data;
     expect(items).toHaveLength(100);
     expect(new Set(items.map((item) => item.id)).size).toBe(100);
     expect(result.stderr).toContain('reportctl: interrupted after fetching 100 of 150 analyses; those are printed\n');
@@ -94,7 +97,7 @@ describe('--all interrupted while paced', () => {
       await paced;
       child.kill('SIGINT');
       expect(await exited).toBe(130);
-      expect(JSON.parse(stdout) as unknown[]).toHaveLength(100);
+      expect((JSON.parse(stdout) as { data: unknown[] }).data).toHaveLength(100);
       const [pacing, interrupted, failure] = stderr.split('\n');
       expect(pacing).toMatch(/^reportctl: pacing to the rate limit; next request in \d+ s$/);
       expect(interrupted).toBe('reportctl: interrupted after fetching 100 of 150 analyses; those are printed');

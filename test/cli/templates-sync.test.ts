@@ -290,7 +290,7 @@ describe('templates apply', () => {
 
     const invalid = await run(['templates', 'apply', dir, '--yes']);
     expect(invalid.code).toBe(1);
-    expect(invalid.stdout).toMatch(/broken\.json: invalid: 1 issue\n {2}mapResolution: .*\nhint: mapResolution: must be a JSON number, not text; write 300 without quotes\n/);
+    expect(invalid.stdout).toMatch(/broken\.json: invalid: 1 issue\n {2}mapResolution: .*\nhint: mapResolution: must be a JSON number, not text; write "mapResolution": 300\n/);
     expect(invalid.stdout).not.toMatch(/Plan:/);
     expect(await templates()).toEqual(before);
 

@@ -136,7 +136,8 @@ describe('strings from the service never reach the terminal raw (issue 17, item 
 
   it('error messages, issues and hints from the service', async () => {
     const service = await hostileService();
-    const missing = await cli(service, ['templates', 'get', 'tpl-2'], true);
+    // The queues' list is not there: its 404 comes back as the service worded it.
+    const missing = await cli(service, ['queues', 'list'], true);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toBe(`reportctl: 404 NOT_FOUND: no such thing ${SHOWN}\n`);
 

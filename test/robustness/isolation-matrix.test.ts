@@ -106,14 +106,20 @@ interface DocumentedEndpoint {
 /** Every endpoint of the OpenAPI document, so an endpoint added later joins the matrix by itself. */
 async function endpoints(): Promise<DocumentedEndpoint[]> {
   const response = await call('GET', '/api/v2/openapi.json');
-  const document = response.body as { security?: unknown[]; paths: Record<string, Record<string, { security?: unknown[] }>> };
-  // An operation needs a key unless it says `security: []` (the document's own security applies otherwise).
+  const document = response.body as {
+    security?: unknown[];
+    paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+  };
+  // An operation needs a key unless it says `security: []` (the document's own security applies
+  // otherwise). A method a path lacks is declared with its 405 alone: nothing to aim at A there.
   return Object.entries(document.paths).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, operation]) => ({
-      method: method.toUpperCase(),
-      path,
-      auth: (operation.security ?? document.security ?? []).length > 0,
-    })),
+    Object.entries(operations)
+      .filter(([, operation]) => Object.keys(operation.responses).some((status) => status.startsWith('2')))
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path,
+        auth: (operation.security ?? document.security ?? []).length > 0,
+      })),
   );
 }
 
