@@ -72,7 +72,7 @@ function describe(error: unknown): Failure {
   // Ctrl-C at a prompt: inquirer holds the terminal in raw mode, so no SIGINT reaches the
   // process; the prompt rejects instead. Matched by name so inquirer need not be loaded here.
   if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-    return { ...failure(cliErrorCode[ExitCode.interrupted], 'interrupted', ExitCode.interrupted), lines: [] };
+    return failure(cliErrorCode[ExitCode.interrupted], 'cancelled', ExitCode.interrupted);
   }
   const message = error instanceof Error ? error.message : String(error);
   return failure('INTERNAL_ERROR', `unexpected error: ${message}`, ExitCode.failed);

@@ -28,18 +28,51 @@ export interface Prompter {
 
 /** The terminal's prompts (@inquirer/prompts, loaded on the first question), written to stderr. */
 export function inquirerPrompter(io: IOStreams, signal: AbortSignal): Prompter {
-  const context = () => ({ input: io.stdin, output: io.stderr, signal });
   const prompts = () => importPackage('@inquirer/prompts');
+  const ask = <Answer>(prompt: (context: PromptContext) => Promise<Answer>) => askClearingOnCtrlC(io, signal, prompt);
   return {
-    confirm: async (question) => (await prompts()).confirm(question, context()),
-    input: async (question) => (await prompts()).input(question, context()),
-    password: async (question) => (await prompts()).password(question, context()),
-    number: async (question) => (await prompts()).number(question, context()),
-    select: async (question) => {
-      const { select, Separator } = await prompts();
-      const choices = question.choices.map((choice) => ('separator' in choice ? new Separator() : choice));
-      return select({ ...question, choices }, context());
-    },
-    checkbox: async (question) => (await prompts()).checkbox({ ...question, choices: [...question.choices] }, context()),
+    confirm: (question) => ask(async (context) => (await prompts()).confirm(question, context)),
+    input: (question) => ask(async (context) => (await prompts()).input(question, context)),
+    password: (question) => ask(async (context) => (await prompts()).password(question, context)),
+    number: (question) => ask(async (context) => (await prompts()).number(question, context)),
+    select: (question) =>
+      ask(async (context) => {
+        const { select, Separator } = await prompts();
+        const choices = question.choices.map((choice) => ('separator' in choice ? new Separator() : choice));
+        return select({ ...question, choices }, context);
+      }),
+    checkbox: (question) => ask(async (context) => (await prompts()).checkbox({ ...question, choices: [...question.choices] }, context)),
   };
+}
+
+interface PromptContext {
+  input: IOStreams['stdin'];
+  output: IOStreams['stderr'];
+  signal: AbortSignal;
+  readonly clearPromptOnDone: boolean;
+}
+
+/**
+ * One question. An answered prompt stays on screen; one left by Ctrl-C (or an abort) is erased,
+ * so no open menu is left behind. inquirer reads `clearPromptOnDone` as the prompt ends, and
+ * its readline turns Ctrl-C into a rejection, so the key itself is watched here.
+ */
+async function askClearingOnCtrlC<Answer>(io: IOStreams, signal: AbortSignal, prompt: (context: PromptContext) => Promise<Answer>): Promise<Answer> {
+  let ctrlC = false;
+  const onKeypress = (_text: unknown, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (key?.ctrl === true && key.name === 'c') ctrlC = true;
+  };
+  io.stdin.on('keypress', onKeypress);
+  try {
+    return await prompt({
+      input: io.stdin,
+      output: io.stderr,
+      signal,
+      get clearPromptOnDone() {
+        return ctrlC || signal.aborted;
+      },
+    });
+  } finally {
+    io.stdin.off('keypress', onKeypress);
+  }
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type IssuedKey } from '../helpers/server.js';
 import { readCatalogs, type CatalogsOverHttp, type Page, type TemplateDoc } from '../helpers/http.js';
 import { Keys, spawnCliInPty } from '../helpers/pty.js';
+import { testWith } from '../helpers/programs.js';
 import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService, type ScriptedAnswer } from '../helpers/in-process.js';
 import type { Preset as PresetDoc } from '../../src/contract/index.js';
 
@@ -168,11 +169,34 @@ describe('templates create on a terminal', () => {
       await cli.type(Keys.ctrlC);
       expect((await cli.exited).code).toBe(130);
       expect(cli.transcript()).not.toMatch(/unexpected error/);
+      expect(cli.transcript()).toMatch(/reportctl: cancelled\n$/);
     } finally {
       cli.kill();
     }
     expect(await templateCount()).toBe(before);
   });
+  testWith(
+    'tmux',
+    'Ctrl-C at a menu erases that menu, keeps the answers above it and says "cancelled"',
+    async () => {
+      const cli = inPty(['create']);
+      try {
+        await cli.waitFor('Start from');
+        await cli.type(Keys.enter);
+        await cli.waitFor('Analysis type');
+        const open = cli.screen().split('\n');
+        const answered = open[0]!;
+        expect(answered).toMatch(/Start from/);
+        expect(open.slice(1).join('\n')).toMatch(/Analysis type/);
+        await cli.type(Keys.ctrlC);
+        expect((await cli.exited).code).toBe(130);
+        expect(cli.screen()).toBe(`${answered}\nreportctl: cancelled`);
+      } finally {
+        cli.kill();
+      }
+    },
+    90_000,
+  );
 });
 
 describe('other prompts on a terminal', () => {

@@ -11,6 +11,7 @@ export const EXTERNAL_PROGRAMS = {
   zsh: { install: 'apt-get install zsh', needed: 'zsh completion tests' },
   fish: { install: 'apt-get install fish', needed: 'fish completion tests' },
   python3: { install: 'apt-get install python3', needed: 'pseudo-terminal (prompt and TTY) tests' },
+  tmux: { install: 'apt-get install tmux', needed: 'tests of what a terminal shows after prompts redraw' },
   chromium: { install: 'apt-get install chromium', needed: 'dashboard tests in a real browser' },
 } as const;
 

@@ -1,4 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIN, cleanEnv } from './cli.js';
 
@@ -24,6 +27,11 @@ export interface PtyCli {
   type(...keys: string[]): Promise<void>;
   /** Everything the terminal showed so far, escape sequences stripped. */
   transcript(): string;
+  /**
+   * What the terminal shows now, lines as on screen with trailing blanks removed: the raw
+   * output replayed in a tmux pane of the same size, so erased lines are gone. Needs tmux.
+   */
+  screen(): string;
   exited: Promise<{ code: number | null }>;
   kill(): void;
 }
@@ -91,9 +99,34 @@ export function spawnCliInPty(args: string[], options: { env?: Record<string, st
     waitFor,
     type,
     transcript: plain,
+    screen: () => renderInTmux(raw, Number(options.env?.PTY_COLUMNS ?? 160)),
     exited,
     kill: () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** `output` as a terminal of pty-proxy.py's size shows it, through a tmux server of its own. */
+function renderInTmux(output: string, columns: number): string {
+  const folder = mkdtempSync(join(tmpdir(), 'reportctl-screen-'));
+  const tmux = (...args: string[]) => {
+    const result = spawnSync('tmux', ['-S', join(folder, 'socket'), '-f', '/dev/null', ...args], { encoding: 'utf8', timeout: 20_000 });
+    if (result.status !== 0) throw new Error(`tmux ${args[0]} failed: ${result.stderr || String(result.error)}`);
+    return result.stdout;
+  };
+  try {
+    writeFileSync(join(folder, 'output'), output);
+    // `stty raw`: the output already went through a terminal's line discipline once.
+    tmux('new-session', '-d', '-x', String(columns), '-y', '60', `stty raw -echo; cat '${join(folder, 'output')}'; tmux wait-for -S shown; sleep 60`);
+    tmux('wait-for', 'shown');
+    return tmux('capture-pane', '-p')
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .trimEnd();
+  } finally {
+    spawnSync('tmux', ['-S', join(folder, 'socket'), 'kill-server']);
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
