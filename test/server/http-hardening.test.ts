@@ -137,7 +137,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     }
   });
 
-  it('an answer its client stops reading is dropped after the stall limit, which frees the account for all its keys', async () => {
+  it('an answer its client stops reading is dropped after the stall limit, which frees the account for all its keys', { timeout: 120_000 }, async () => {
     // Its own server, with the stall limit shortened from 10 s.
     const stalling = await startServer({ ...serverOptions(), answerStallMs: 300 });
     const held: Socket[] = [];
@@ -164,7 +164,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     }
   });
 
-  it('past the bytes all answers in flight may hold, a page is refused 503 with Retry-After instead of read; small answers still go out', async () => {
+  it('past the bytes all answers in flight may hold, a page is refused 503 with Retry-After instead of read; small answers still go out', { timeout: 120_000 }, async () => {
     // Room for one page of about 12 MiB, not two.
     const bounded = await startServer({ ...serverOptions(), maxAnswerBytes: 20 * 1024 * 1024 });
     const held: Socket[] = [];
