@@ -21,7 +21,9 @@ import {
   statisticsCatalog,
   vegetationIndexDefaults,
 } from '../../src/contract/default-catalogs.js';
-import { demoQueues, demoRunPlans, demoTemplatePresetIds } from '../../src/server/seed/demo.js';
+import { demoQueues, demoRunPlans, demoTemplatePresetIds, type DemoRunPlan } from '../../src/server/seed/demo.js';
+import { ensureDemoAccount } from '../../src/server/seed/demo-account.js';
+import { openStore } from '../../src/server/open-store.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -247,6 +249,15 @@ describe('presets', () => {
   });
 });
 
+/** The step statuses a run driven to its plan's status shows, by the queue-run life cycle. */
+function stepStatusesOf(plan: DemoRunPlan, count: number): string[] {
+  const done = plan.targetStatus === 'completed' ? count : plan.targetStatus === 'failed' ? plan.failAtStep! - 1 : (plan.completedSteps ?? 0);
+  const current = plan.targetStatus === 'running' ? ['running'] : plan.targetStatus === 'failed' ? ['failed'] : [];
+  // A failed or cancelled run skips what it did not reach; pending and claimed ones have not started.
+  const rest = plan.targetStatus === 'failed' || plan.targetStatus === 'cancelled' ? 'skipped' : 'pending';
+  return [...Array<string>(done).fill('completed'), ...current, ...Array<string>(count - done - current.length).fill(rest)];
+}
+
 describe('demo fixtures', () => {
   it('has 3–4 queues of 2–5 steps ordered 1..n with valid analysis types', () => {
     expect(demoQueues.length).toBeGreaterThanOrEqual(3);
@@ -279,12 +290,27 @@ describe('demo fixtures', () => {
       }
       if (plan.completedSteps !== undefined) {
         expect(['running', 'cancelled']).toContain(plan.targetStatus);
-        expect(plan.completedSteps).toBeGreaterThanOrEqual(0);
         expect(plan.completedSteps).toBeLessThan(stepCount);
       }
     }
     const reached = new Set(demoRunPlans.map((plan) => plan.targetStatus));
     expect(reached.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('seeded into a real store, each run ends in its plan’s status with its steps where the plan puts them', () => {
+    const store = openStore(':memory:');
+    try {
+      const { accountId } = ensureDemoAccount(store);
+      const runs = store.queueRuns.list(accountId, { page: 1, limit: 100 }).data;
+      expect(runs.map((run) => run.name).sort()).toEqual(demoRunPlans.map((plan) => plan.name).sort());
+      for (const plan of demoRunPlans) {
+        const run = runs.find((candidate) => candidate.name === plan.name)!;
+        expect(run.status, plan.name).toBe(plan.targetStatus);
+        expect(run.steps.map((step) => step.status), plan.name).toEqual(stepStatusesOf(plan, run.steps.length));
+      }
+    } finally {
+      store.close();
+    }
   });
 
   it('instantiates existing presets under unique names', () => {
