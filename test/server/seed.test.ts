@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analysisTypes,
   CUSTOM_INDEX,
   formulaRulesOf,
   queueRunStatuses,
+  type QueueRun,
   reportCategories,
   reportTypesCatalogSchema,
   statisticsCatalogSchema,
@@ -24,6 +25,7 @@ import {
 import { demoQueues, demoRunPlans, demoTemplatePresetIds, type DemoRunPlan } from '../../src/server/seed/demo.js';
 import { ensureDemoAccount } from '../../src/server/seed/demo-account.js';
 import { openStore } from '../../src/server/open-store.js';
+import type { Store } from '../../src/server/store/index.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -297,22 +299,6 @@ describe('demo fixtures', () => {
     expect(reached.size).toBeGreaterThanOrEqual(5);
   });
 
-  it('seeded into a real store, each run ends in its plan’s status with its steps where the plan puts them', () => {
-    const store = openStore(':memory:');
-    try {
-      const { accountId } = ensureDemoAccount(store);
-      const runs = store.queueRuns.list(accountId, { page: 1, limit: 100 }).data;
-      expect(runs.map((run) => run.name).sort()).toEqual(demoRunPlans.map((plan) => plan.name).sort());
-      for (const plan of demoRunPlans) {
-        const run = runs.find((candidate) => candidate.name === plan.name)!;
-        expect(run.status, plan.name).toBe(plan.targetStatus);
-        expect(run.steps.map((step) => step.status), plan.name).toEqual(stepStatusesOf(plan, run.steps.length));
-      }
-    } finally {
-      store.close();
-    }
-  });
-
   it('instantiates existing presets under unique names', () => {
     const presetIds = new Set(presets.map((preset) => preset.id));
     for (const { presetId, name } of demoTemplatePresetIds) {
@@ -322,5 +308,27 @@ describe('demo fixtures', () => {
     }
     const names = demoTemplatePresetIds.map(({ name }) => name);
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('the demo account seeded into a real store', () => {
+  let store: Store;
+  let runs: QueueRun[];
+
+  beforeAll(() => {
+    store = openStore(':memory:');
+    const { accountId } = ensureDemoAccount(store);
+    runs = store.queueRuns.list(accountId, { page: 1, limit: 100 }).data;
+  });
+  afterAll(() => store.close());
+
+  it('has one run per plan', () => {
+    expect(runs.map((run) => run.name).sort()).toEqual(demoRunPlans.map((plan) => plan.name).sort());
+  });
+
+  it.each(demoRunPlans.map((plan) => [plan.name, plan] as const))('%s ends in its plan’s status, its steps where the plan puts them', (name, plan) => {
+    const run = runs.find((candidate) => candidate.name === name)!;
+    expect(run.status).toBe(plan.targetStatus);
+    expect(run.steps.map((step) => step.status)).toEqual(stepStatusesOf(plan, run.steps.length));
   });
 });
