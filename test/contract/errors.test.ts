@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorCodes, errorStatus, issuePath, toValidationIssues } from '../../src/contract/index.js';
+import { addFault } from '../../src/admin/faults.js';
+import { createAccount } from '../../src/admin/operations.js';
+import { errorBodySchema, errorStatus, issuePath, toValidationIssues, type ErrorCode } from '../../src/contract/index.js';
+import { buildApp } from '../../src/server/app.js';
+import { openStore } from '../../src/server/open-store.js';
+import type { Store } from '../../src/server/store/index.js';
 
 // README, decisions: "Errors": the status of each code, and `issues[].path` as a dotted string with
 // array indices as numbers.
@@ -17,30 +23,38 @@ describe('issuePath', () => {
   });
 });
 
-describe('errorStatus', () => {
-  const table: Record<string, number> = {
-    VALIDATION_FAILED: 400,
-    API_KEY_MISSING: 401,
-    API_KEY_INVALID: 401,
-    PLAN_LIMIT_EXCEEDED: 403,
-    NOT_FOUND: 404,
-    METHOD_NOT_ALLOWED: 405,
-    PAYLOAD_TOO_LARGE: 413,
-    UNSUPPORTED_MEDIA_TYPE: 415,
-    RATE_LIMITED: 429,
-    INTERNAL_ERROR: 500,
-    SERVICE_UNAVAILABLE: 503,
-    // Injected faults only (serve --fault).
-    BAD_GATEWAY: 502,
-    GATEWAY_TIMEOUT: 504,
-  };
+describe('the status of each code, in real answers', () => {
+  // The other codes are checked where they are provoked: 400 to 415 in test/server/http-errors.test.ts,
+  // 429 in http-rate-limits.test.ts, 500 and 503 in test/robustness/service-faults.test.ts. The
+  // gateway codes come only from injected faults, so every fault status is checked here.
+  let store: Store;
+  let app: FastifyInstance;
+  let key: string;
 
-  it('knows exactly the codes of the table', () => {
-    expect([...errorCodes].sort()).toEqual(Object.keys(table).sort());
+  beforeAll(() => {
+    store = openStore(':memory:');
+    app = buildApp({ store, readsPerMinute: 100_000, writesPerMinute: 100_000 });
+    key = createAccount(store, {}).apiKey;
+  });
+  afterAll(async () => {
+    await app.close();
+    store.close();
   });
 
-  it.each(Object.entries(table))('%s is %i', (code, status) => {
-    expect(errorStatus[code as keyof typeof errorStatus]).toBe(status);
+  it.each([
+    [429, 'RATE_LIMITED'],
+    [500, 'INTERNAL_ERROR'],
+    [502, 'BAD_GATEWAY'],
+    [503, 'SERVICE_UNAVAILABLE'],
+    [504, 'GATEWAY_TIMEOUT'],
+  ] as const)('a %i fault answers %s, the code the contract gives that status', async (status, code) => {
+    // One use each: the next row's request meets only its own fault.
+    addFault(store, { method: 'GET', path: '/api/v2/queues', kind: 'status', status, latencyMs: null, rate: 1, remaining: 1, accountId: null });
+    const answer = await app.inject({ method: 'GET', url: '/api/v2/queues', headers: { apiKey: key } });
+    expect(answer.statusCode).toBe(status);
+    const body = errorBodySchema.parse(answer.json());
+    expect(body.error).toBe(code);
+    expect(errorStatus[body.error as ErrorCode]).toBe(status);
   });
 });
 

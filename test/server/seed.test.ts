@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analysisTypes,
   CUSTOM_INDEX,
   formulaRulesOf,
   queueRunStatuses,
+  type QueueRun,
   reportCategories,
   reportTypesCatalogSchema,
   statisticsCatalogSchema,
@@ -21,7 +22,10 @@ import {
   statisticsCatalog,
   vegetationIndexDefaults,
 } from '../../src/contract/default-catalogs.js';
-import { demoQueues, demoRunPlans, demoTemplatePresetIds } from '../../src/server/seed/demo.js';
+import { demoQueues, demoRunPlans, demoTemplatePresetIds, type DemoRunPlan } from '../../src/server/seed/demo.js';
+import { ensureDemoAccount } from '../../src/server/seed/demo-account.js';
+import { openStore } from '../../src/server/open-store.js';
+import type { Store } from '../../src/server/store/index.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -247,6 +251,15 @@ describe('presets', () => {
   });
 });
 
+/** The step statuses a run driven to its plan's status shows, by the queue-run life cycle. */
+function stepStatusesOf(plan: DemoRunPlan, count: number): string[] {
+  const done = plan.targetStatus === 'completed' ? count : plan.targetStatus === 'failed' ? plan.failAtStep! - 1 : (plan.completedSteps ?? 0);
+  const current = plan.targetStatus === 'running' ? ['running'] : plan.targetStatus === 'failed' ? ['failed'] : [];
+  // A failed or cancelled run skips what it did not reach; pending and claimed ones have not started.
+  const rest = plan.targetStatus === 'failed' || plan.targetStatus === 'cancelled' ? 'skipped' : 'pending';
+  return [...Array<string>(done).fill('completed'), ...current, ...Array<string>(count - done - current.length).fill(rest)];
+}
+
 describe('demo fixtures', () => {
   it('has 3–4 queues of 2–5 steps ordered 1..n with valid analysis types', () => {
     expect(demoQueues.length).toBeGreaterThanOrEqual(3);
@@ -279,7 +292,6 @@ describe('demo fixtures', () => {
       }
       if (plan.completedSteps !== undefined) {
         expect(['running', 'cancelled']).toContain(plan.targetStatus);
-        expect(plan.completedSteps).toBeGreaterThanOrEqual(0);
         expect(plan.completedSteps).toBeLessThan(stepCount);
       }
     }
@@ -296,5 +308,27 @@ describe('demo fixtures', () => {
     }
     const names = demoTemplatePresetIds.map(({ name }) => name);
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('the demo account seeded into a real store', () => {
+  let store: Store;
+  let runs: QueueRun[];
+
+  beforeAll(() => {
+    store = openStore(':memory:');
+    const { accountId } = ensureDemoAccount(store);
+    runs = store.queueRuns.list(accountId, { page: 1, limit: 100 }).data;
+  });
+  afterAll(() => store.close());
+
+  it('has one run per plan', () => {
+    expect(runs.map((run) => run.name).sort()).toEqual(demoRunPlans.map((plan) => plan.name).sort());
+  });
+
+  it.each(demoRunPlans.map((plan) => [plan.name, plan] as const))('%s ends in its plan’s status, its steps where the plan puts them', (name, plan) => {
+    const run = runs.find((candidate) => candidate.name === name)!;
+    expect(run.status).toBe(plan.targetStatus);
+    expect(run.steps.map((step) => step.status)).toEqual(stepStatusesOf(plan, run.steps.length));
   });
 });
