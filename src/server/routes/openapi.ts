@@ -187,7 +187,7 @@ function notAllowed(path: string, method: string, operations: Record<string, unk
   const name = path
     .split('/')
     .filter((segment) => segment !== '' && segment !== 'api')
-    .map((segment) => segment.replace(/[{}]/g, '').replace(/(^|-)(\w)/g, (_match, _dash, letter: string) => letter.toUpperCase()))
+    .map((segment) => segment.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_match, _separator, letter: string) => letter.toUpperCase()).replace(/[^a-zA-Z0-9]/g, ''))
     .join('');
   return {
     operationId: `${method}${name}NotAllowed`,
