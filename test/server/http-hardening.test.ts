@@ -151,13 +151,17 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
       // ...until the server drops them: nothing here reads or closes those sockets.
       expect((await eventually(() => presets(subUser.apiKey), (answer) => answer.status === 200)).status).toBe(200);
       expect((await presets(account.apiKey)).status).toBe(200);
-      // Dropped, not finished: read now, each connection ends before its answer's last byte.
+      // Dropped, not finished: read now, the connections end before their answers' last byte.
+      // Not every one: loopback buffers may grow to 32 MiB here and take a whole 12 MiB page, and
+      // the server then sees that answer as sent.
+      const short: boolean[] = [];
       for (const socket of held) {
         const received = await readToEnd(socket);
         const head = received.subarray(0, received.indexOf('\r\n\r\n')).toString('latin1');
         const length = Number(/content-length: (\d+)/i.exec(head)![1]);
-        expect(received.length - head.length - 4).toBeLessThan(length);
+        short.push(received.length - head.length - 4 < length);
       }
+      expect(short).toContain(true);
     } finally {
       for (const socket of held) socket.destroy();
       await stalling.close();
