@@ -1,29 +1,11 @@
-import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANSI } from '../helpers/cli.js';
-import { api, tempDir } from '../helpers/server.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { fakeClock } from '../helpers/clock.js';
+import { api, closedUrl, tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite, runInProcess, startInProcessService } from '../helpers/in-process.js';
 
-let server: InProcessService;
-let key: string;
-const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
-
-beforeAll(async () => {
-  server = await startInProcessService();
-  key = (await server.newAccount()).apiKey;
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-/** A port nothing listens on: taken from the OS, then released. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+const suite = inProcessServiceForSuite();
+const env = () => suite.env;
 
 describe('catalogs --json prints what the service returned', () => {
   it.each([
@@ -31,7 +13,7 @@ describe('catalogs --json prints what the service returned', () => {
     ['statistics', '/api/v2/catalogs/statistics'],
     ['vi-defaults', '/api/v2/catalogs/vegetation-index-defaults'],
   ])('catalogs %s', async (verb, path) => {
-    const [result, expected] = await Promise.all([runInProcess(['catalogs', verb, '--json'], { env: env() }), api(server, 'GET', path, { key })]);
+    const [result, expected] = await Promise.all([runInProcess(['catalogs', verb, '--json'], { env: env() }), api(suite.server, 'GET', path, { key: suite.account.apiKey })]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(expected.body);
@@ -40,7 +22,7 @@ describe('catalogs --json prints what the service returned', () => {
   it('report-types --analysis-type narrows the JSON to that array', async () => {
     const [result, expected] = await Promise.all([
       runInProcess(['catalogs', 'report-types', '--analysis-type', 'replanting', '--json'], { env: env() }),
-      api(server, 'GET', '/api/v2/catalogs/report-types', { key }),
+      api(suite.server, 'GET', '/api/v2/catalogs/report-types', { key: suite.account.apiKey }),
     ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual((expected.body as { replanting: unknown[] }).replanting);
@@ -49,7 +31,7 @@ describe('catalogs --json prints what the service returned', () => {
 
 describe('catalogs for people', () => {
   it('report-types piped: one tab-separated row per entry, labels in the profile language', async () => {
-    const catalog = (await api(server, 'GET', '/api/v2/catalogs/report-types', { key })).body as Record<
+    const catalog = (await api(suite.server, 'GET', '/api/v2/catalogs/report-types', { key: suite.account.apiKey })).body as Record<
       string,
       { id: string; key: string; label: { en: string; es: string }; reportCategory: string }[]
     >;
@@ -69,14 +51,14 @@ describe('catalogs for people', () => {
   });
 
   it('statistics piped: analysis type and key per line', async () => {
-    const catalog = (await api(server, 'GET', '/api/v2/catalogs/statistics', { key })).body as Record<string, string[]>;
+    const catalog = (await api(suite.server, 'GET', '/api/v2/catalogs/statistics', { key: suite.account.apiKey })).body as Record<string, string[]>;
     const result = await runInProcess(['catalogs', 'statistics'], { env: env() });
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual(Object.entries(catalog).flatMap(([type, keys]) => keys.map((k) => `${type}\t${k}`)));
   });
 
   it('vi-defaults shows every index with its accent colour and scale, the defaults and the formula rules', async () => {
-    const defaults = (await api(server, 'GET', '/api/v2/catalogs/vegetation-index-defaults', { key })).body as {
+    const defaults = (await api(suite.server, 'GET', '/api/v2/catalogs/vegetation-index-defaults', { key: suite.account.apiKey })).body as {
       indexNames: string[];
       accentColors: Record<string, string>;
     };
@@ -106,15 +88,15 @@ describe('catalogs for people', () => {
 
 describe('failures', () => {
   it('an unreachable base URL exits 6 and names the URL', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}`;
-    const result = await runInProcess(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: key } });
+    const url = await closedUrl();
+    const result = await runInProcess(['catalogs', 'statistics'], { env: { ...env(), REPORTCTL_BASE_URL: url }, clock: fakeClock() });
     expect(result.code).toBe(6);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(url);
   });
 
   it('a rejected key exits 3', async () => {
-    const result = await runInProcess(['catalogs', 'statistics'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_wrong' } });
+    const result = await runInProcess(['catalogs', 'statistics'], { env: { ...env(), REPORTCTL_API_KEY: 'rctl_wrong' } });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('API_KEY_INVALID');
@@ -122,20 +104,18 @@ describe('failures', () => {
 });
 
 describe('rate limit', () => {
-  // The fourth call waits most of a window, shortened from the rolling minute to 15 s
-  // (long enough that the first three calls surely fall inside it, even on a loaded machine).
-  it('a 429 is waited out and retried: four quick calls all succeed at 3 reads per window', { timeout: 60_000 }, async () => {
-    const limited = await startInProcessService({ readsPerMinute: 3, rateWindowSeconds: 15 });
+  it('a 429 is waited out and retried: four quick calls all succeed at 3 reads per window', async () => {
+    // One fake clock for the service's window and the CLI's wait: the window passes at once.
+    const clock = fakeClock();
+    const limited = await startInProcessService({ readsPerMinute: 3, now: clock.now });
     try {
       const limitedKey = (await limited.newAccount()).apiKey;
       const limitedEnv = { REPORTCTL_BASE_URL: limited.url, REPORTCTL_API_KEY: limitedKey };
       const results = [];
       for (let call = 0; call < 4; call++) {
-        const started = Date.now();
         // Piped, waits are told only with --verbose (on a terminal a spinner says so).
         const verbose = call === 3 ? ['--verbose'] : [];
-        const result = await runInProcess(['catalogs', 'statistics', '--json', ...verbose], { env: limitedEnv });
-        results.push({ ...result, ms: Date.now() - started });
+        results.push(await runInProcess(['catalogs', 'statistics', '--json', ...verbose], { env: limitedEnv, clock }));
       }
       for (const result of results) {
         expect(result.code).toBe(0);
@@ -146,7 +126,8 @@ describe('rate limit', () => {
       expect(fourth.stderr).toMatch(/^< 429/m);
       expect(fourth.stderr).toMatch(/^reportctl: rate limited; retrying in \d+ s$/m);
       expect(fourth.stderr.match(/^< 200/gm)).toHaveLength(1);
-      expect(fourth.ms).toBeGreaterThan(1000);
+      // It waited (on the clock) until the service's window let a read through.
+      expect(clock.elapsed()).toBeGreaterThan(1000);
     } finally {
       await limited.stop();
     }

@@ -237,12 +237,11 @@ export async function startInProcessService(
     ...(options.now ? { now: options.now } : {}),
     ...(options.accessLog ? { accessLog: options.accessLog } : {}),
   });
-  const admin = adminOn(db, (args) => runInProcess(args));
   return {
     url: running.url,
     db,
     running,
-    admin,
+    ...adminOn(db, (args) => runInProcess(args)),
     newAccount: async (opts = {}) => running.store.accounts.create(opts),
     stop: () => running.close(),
   };

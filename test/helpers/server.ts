@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnCli, runCli, type CliResult, type SpawnedCli } from './cli.js';
@@ -12,8 +13,10 @@ export type { IssuedKey };
 export interface ServiceUnderTest {
   url: string;
   db: string;
-  /** `reportctl admin ... --db <this db> --json`, parsed. */
+  /** `reportctl admin ... --db <this db> --json`, parsed; a failure throws. */
   admin<T = unknown>(...args: string[]): Promise<T>;
+  /** The same command's exit code and streams, for tests of a failing admin step. */
+  adminResult(...args: string[]): Promise<CliResult>;
   newAccount(options?: { templateLimit?: number }): Promise<IssuedKey>;
   stop(): Promise<void>;
 }
@@ -27,13 +30,24 @@ export function tempDir(prefix = 'reportctl-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** `reportctl admin ... --db DB --json` run by `run` (a child process or in this one), parsed; a failure throws. */
-export function adminOn(db: string, run: (args: string[]) => Promise<CliResult>): ServiceUnderTest['admin'] {
-  return async <T>(...args: string[]): Promise<T> => {
-    const result = await run(['admin', ...args, '--db', db, '--json']);
+/** A loopback base URL where nothing listens: a port the OS gave out a moment ago, released. */
+export async function closedUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** `reportctl admin ... --db DB --json` run by `run` (a child process or in this one). */
+export function adminOn(db: string, run: (args: string[]) => Promise<CliResult>): Pick<ServiceUnderTest, 'admin' | 'adminResult'> {
+  const adminResult = (...args: string[]) => run(['admin', ...args, '--db', db, '--json']);
+  const admin = async <T>(...args: string[]): Promise<T> => {
+    const result = await adminResult(...args);
     if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
     return (result.stdout.trim() === '' ? undefined : JSON.parse(result.stdout)) as T;
   };
+  return { admin, adminResult };
 }
 
 export async function startServe(
@@ -55,12 +69,13 @@ export async function startServe(
     ...(options.extraArgs ?? []),
   ], options.env ? { env: options.env } : {});
   const first = JSON.parse(spawned.firstLine) as { url: string; db: string };
-  const admin = adminOn(db, runCli);
+  const { admin, adminResult } = adminOn(db, runCli);
   return {
     url: first.url,
     db,
     process: spawned,
     admin,
+    adminResult,
     newAccount: (opts = {}) =>
       admin<IssuedKey>('accounts', 'create', ...(opts.templateLimit !== undefined ? ['--template-limit', String(opts.templateLimit)] : [])),
     stop: async () => {
