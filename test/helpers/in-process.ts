@@ -223,9 +223,11 @@ export async function startInProcessService(
     /** The rate limits' clock (a fake one lets a test wait out a window without waiting). */
     now?: () => number;
     accessLog?: (line: string) => void;
+    /** The database file (a fresh one in a temporary folder by default). */
+    db?: string;
   } = {},
 ): Promise<InProcessService> {
-  const db = join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
+  const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
   const running = await startServer({
     host: '127.0.0.1',
     port: 0,

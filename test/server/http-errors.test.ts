@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { api, startServe, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, type IssuedKey } from '../helpers/server.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import {
   createTemplate,
   expectError,
@@ -18,12 +19,12 @@ import {
  * provoked from outside), each with its exact body, over real HTTP.
  */
 
-let server: TestServer;
+let server: InProcessService;
 let owner: IssuedKey;
 let catalogs: CatalogsOverHttp;
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   owner = await server.newAccount();
   catalogs = await readCatalogs(server, owner.apiKey);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { api, startServe, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, type IssuedKey } from '../helpers/server.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { inBatches } from '../helpers/http.js';
 
 /**
@@ -39,11 +39,11 @@ const formulas: string[] = [
   ('NIR' + ' + NIR'.repeat(300)).padEnd(2000, ' '),
 ];
 
-let server: TestServer;
+let server: InProcessService;
 let account: IssuedKey;
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   account = await server.newAccount();
 });
 afterAll(async () => {
@@ -56,7 +56,7 @@ describe('validate-formula agrees with `reportctl formula check --json`', () => 
   it(`on ${formulas.length} formulas: valid, usesL, and each error's offset, length and message`, async () => {
     const offline = await inBatches(
       formulas.map((formula) => async () => {
-        const result = await runCli(['formula', 'check', '--json', '--', formula]);
+        const result = await runInProcess(['formula', 'check', '--json', '--', formula]);
         // An invalid formula's verdict is on stdout; stderr says only why the exit code is 1.
         const failure = result.code === 0 ? '' : `${JSON.stringify({ error: 'FORMULA_INVALID', message: 'the formula is invalid', exitCode: 1 })}\n`;
         expect(result.stderr, JSON.stringify(formula)).toBe(failure);

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, tempDir, type IssuedKey } from '../helpers/server.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import {
   createTemplate,
   expectError,
@@ -20,7 +21,7 @@ import {
  * counted over the whole account, even under concurrent creates.
  */
 
-let server: TestServer;
+let server: InProcessService;
 let catalogs: CatalogsOverHttp;
 let ownerA: IssuedKey;
 let subA: IssuedKey;
@@ -48,7 +49,7 @@ function seedFile(prefix: string): string {
 }
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   [ownerA, ownerB] = await Promise.all([server.newAccount(), server.newAccount()]);
   [subA, subB] = await Promise.all([newSubUser(server, ownerA.accountId, 'x'), newSubUser(server, ownerB.accountId, 'x')]);
   await server.admin('seed', '--account', ownerA.accountId, '--file', seedFile('a'));

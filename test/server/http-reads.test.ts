@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, tempDir, type IssuedKey } from '../helpers/server.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { ISO_MS, expectError, expectIssues, listAll, type Page } from '../helpers/http.js';
 import { serviceOpenApiDocument } from '../../src/server/routes/service.js';
 
@@ -35,7 +36,7 @@ interface Analysis {
   status: string;
 }
 
-let server: TestServer;
+let server: InProcessService;
 let owner: IssuedKey;
 
 const fixtures = {
@@ -67,7 +68,7 @@ const fixtures = {
 };
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
   owner = await server.newAccount();
   const file = join(tempDir(), 'fixtures.json');
   writeFileSync(file, JSON.stringify(fixtures));

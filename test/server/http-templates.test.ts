@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startServe, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, type IssuedKey } from '../helpers/server.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import {
   ISO_MS,
   createTemplate,
@@ -17,12 +18,12 @@ import {
 } from '../helpers/http.js';
 
 /**
- * The template endpoints over real HTTP against `reportctl serve` (README, decisions: "Responses",
- * "The template document"). Expected values come from the README's decisions and the catalogs the
- * server publishes, never from the implementation.
+ * The template endpoints over real HTTP against the service in this process (README, decisions:
+ * "Responses", "The template document"). Expected values come from the README's decisions and the
+ * catalogs the server publishes, never from the implementation.
  */
 
-let server: TestServer;
+let server: InProcessService;
 let owner: IssuedKey;
 let catalogs: CatalogsOverHttp;
 const database = fastDbPath();
@@ -30,7 +31,7 @@ const database = fastDbPath();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  server = await startServe({ db: database.db });
+  server = await startInProcessService({ db: database.db });
   owner = await server.newAccount();
   catalogs = await readCatalogs(server, owner.apiKey);
 });
