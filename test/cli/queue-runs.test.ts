@@ -1,14 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createServer } from 'node:net';
-import { systemClock, type CliDeps, type Clock } from '../../src/cli/context.js';
+import type { CliDeps } from '../../src/cli/context.js';
 import { runQueueRunsWatch } from '../../src/cli/commands/queue-runs/watch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSI, spawnCli } from '../helpers/cli.js';
-import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { fakeClock } from '../helpers/clock.js';
+import { api, closedUrl, tempDir } from '../helpers/server.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { runInProcess, startInProcessService, testDeps, type InProcessService } from '../helpers/in-process.js';
+import { runCli } from '../../src/cli/program.js';
 import type { Paginated as Page, QueueRun as Run } from '../../src/contract/index.js';
 
 
@@ -29,29 +30,18 @@ async function seed(accountId: string, fixtures: unknown): Promise<{ queues: { i
 const enqueue = (options: string[] = []) => server.admin<Run>('queue-runs', 'enqueue', '--queue', watched.queueId, ...options);
 const advance = (runId: string) => server.admin<Run>('queue-runs', 'advance', runId);
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /**
- * Runs `reportctl queue-runs watch` and advances the run `steps` times while it watches,
- * each time waiting until the watch has shown the change, so every state is seen once.
+ * Runs `reportctl queue-runs watch` and advances the run at every second of its waits (on a
+ * fake clock) until it has advanced `steps` times: every state is seen, and every state is
+ * polled again unchanged.
  */
-async function watchWhileAdvancing(runId: string, steps: number, args: string[] = []) {
-  const watch = await spawnCli(['queue-runs', 'watch', runId, '--interval', '0.5', ...args], { env: envFor(watched.apiKey) });
-  const lines = () => watch.stdout().split('\n').filter((line) => line !== '').length;
-  for (let step = 1; step <= steps; step++) {
-    await advance(runId);
-    await waitFor(() => lines() > step || watch.child.exitCode !== null, `change ${step} of run ${runId}`);
-  }
-  // Exited, and everything it wrote has been read.
-  await waitFor(() => watch.child.exitCode !== null && watch.child.stdout!.readableEnded && watch.child.stderr!.readableEnded, `the watch of ${runId} to end`);
-  const exit = await watch.stop();
-  return { code: exit.code, stdout: watch.stdout(), stderr: watch.stderr() };
+function watchWhileAdvancing(runId: string, steps: number, args: string[] = []) {
+  const clock = fakeClock({
+    onSleep: async (count) => {
+      if (count % 2 === 0 && count / 2 <= steps) await advance(runId);
+    },
+  });
+  return runInProcess(['queue-runs', 'watch', runId, '--interval', '0.5', ...args], { env: envFor(watched.apiKey), clock });
 }
 
 beforeAll(async () => {
@@ -186,10 +176,10 @@ describe('queue-runs watch', () => {
 
   it('--timeout reached with the run still going exits 8', async () => {
     const run = await enqueue();
-    const started = Date.now();
-    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '1'], { env: envFor(watched.apiKey) });
+    const clock = fakeClock();
+    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '1'], { env: envFor(watched.apiKey), clock });
     expect(result.code).toBe(8);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(clock.elapsed()).toBe(1000);
     expect(result.stderr).toContain(`queue run ${run.id} is still pending after 1 s`);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
   });
@@ -197,9 +187,9 @@ describe('queue-runs watch', () => {
   it('a run that has already finished is reported at once, and --exit-status still applies', async () => {
     const run = await enqueue();
     await server.admin('queue-runs', 'cancel', run.id);
-    const started = Date.now();
-    const plain = await runInProcess(['queue-runs', 'watch', run.id], { env: envFor(watched.apiKey) });
-    expect(Date.now() - started).toBeLessThan(5_000); // not one 5 s interval
+    const clock = fakeClock();
+    const plain = await runInProcess(['queue-runs', 'watch', run.id], { env: envFor(watched.apiKey), clock });
+    expect(clock.slept).toEqual([]); // not one 5 s interval
     expect(plain.code).toBe(0);
     expect(plain.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(` run ${run.id} cancelled step 1/3 lot-a counting skipped$`))]);
     const strict = await runInProcess(['queue-runs', 'watch', run.id, '--exit-status', '--json'], { env: envFor(watched.apiKey) });
@@ -210,11 +200,13 @@ describe('queue-runs watch', () => {
   it('an unchanged run costs one request per poll', async () => {
     const run = await enqueue();
     // --verbose traces every request on stderr; five polls in 2 s (0, 0.5, 1, 1.5, 2).
-    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '2', '--verbose'], { env: envFor(watched.apiKey) });
+    const result = await runInProcess(['queue-runs', 'watch', run.id, '--interval', '0.5', '--timeout', '2', '--verbose'], {
+      env: envFor(watched.apiKey),
+      clock: fakeClock(),
+    });
     expect(result.code).toBe(8);
     const requests = result.stderr.split('\n').filter((line) => line.startsWith('> GET '));
-    expect(requests.length).toBeGreaterThanOrEqual(4);
-    expect(requests.length).toBeLessThanOrEqual(6);
+    expect(requests).toHaveLength(5);
     for (const request of requests) expect(request).toContain('/api/v2/queue-runs?page=1&limit=100');
   });
 
@@ -237,27 +229,31 @@ describe('queue-runs watch', () => {
     expect(exit.code).toBe(130);
   });
 
-  it('keeps watching while the service is unreachable, and reports the run once it is back', { timeout: 60_000 }, async () => {
-    const own = await startServe();
-    let restarted: TestServer | undefined;
+  it('keeps watching while the service is unreachable, and reports the run once it is back', async () => {
+    const own = await startInProcessService();
+    let restarted: InProcessService | undefined;
     try {
       const account = await own.newAccount();
       const queue = await own.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'Flaky', '--step', 'lot-a:counting');
       const run = await own.admin<Run>('queue-runs', 'enqueue', '--queue', queue.id);
-      const watch = await spawnCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--json', '--exit-status'], {
-        env: { REPORTCTL_BASE_URL: own.url, REPORTCTL_API_KEY: account.apiKey },
+      // After the first poll the service stops; once the watch has said it goes on, the run is
+      // cancelled and the service is back: the same database on the same port.
+      const clock = fakeClock({
+        onSleep: async (count) => {
+          if (count === 1) await own.stop();
+          if (!restarted && watching.stderr().includes('still watching')) {
+            await own.admin('queue-runs', 'cancel', run.id);
+            restarted = await startInProcessService({ db: own.db, port: Number(new URL(own.url).port) });
+          }
+        },
       });
-      await own.stop();
-      await waitFor(() => watch.stderr().includes('still watching'), 'a note that the watch goes on');
-      expect(watch.child.exitCode).toBeNull();
-      // The same database on the same port, and the run is cancelled meanwhile.
-      await own.admin('queue-runs', 'cancel', run.id);
-      restarted = await startServe({ db: own.db, extraArgs: ['--port', new URL(own.url).port] });
-      await waitFor(() => watch.child.exitCode !== null && watch.child.stdout!.readableEnded, 'the watch to end', 30_000);
-      expect(watch.child.exitCode).toBe(1);
-      const runs = watch.stdout().trim().split('\n').map((line) => JSON.parse(line) as Run);
+      const watching = testDeps({ env: { REPORTCTL_BASE_URL: own.url, REPORTCTL_API_KEY: account.apiKey }, clock });
+      const code = await runCli(['queue-runs', 'watch', run.id, '--interval', '0.5', '--json', '--exit-status'], watching.deps);
+      const watch = { code, stdout: watching.stdout(), stderr: watching.stderr() };
+      expect(watch.code).toBe(1);
+      const runs = watch.stdout.trim().split('\n').map((line) => JSON.parse(line) as Run);
       expect(runs.map((seen) => seen.status)).toEqual(['pending', 'cancelled']);
-      expect(watch.stderr()).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED.*; still watching, next try in/);
+      expect(watch.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED.*; still watching, next try in/);
     } finally {
       await restarted?.stop();
     }
@@ -265,23 +261,8 @@ describe('queue-runs watch', () => {
 
   describe('a service that is down', () => {
     const RUN_ID = '0b0e6c1e-8f9a-4c7e-9a55-2d1f3c4b5a69';
-    /** A base URL where nothing listens (a port just closed). */
-    async function deadUrl(): Promise<string> {
-      const listener = createServer();
-      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-      const { port } = listener.address() as { port: number };
-      await new Promise((resolve) => listener.close(resolve));
-      return `http://127.0.0.1:${port}`;
-    }
-    /** A clock that moves only when slept on, so minutes pass at once. */
-    function fakeClock(): Clock & { elapsed(): number } {
-      const start = Date.parse('2026-05-01T10:00:00Z');
-      let now = start;
-      return { now: () => now, sleep: async (ms) => void (now += ms), elapsed: () => now - start };
-    }
-
     it('gives up after 2 minutes of failures in a row by default, exit 6; --max-unreachable sets it', async () => {
-      const url = await deadUrl();
+      const url = await closedUrl();
       const clock = fakeClock();
       const result = await runInProcess(['queue-runs', 'watch', RUN_ID], { env: { REPORTCTL_BASE_URL: url, REPORTCTL_API_KEY: 'rctl_x' }, clock });
       expect(result.code).toBe(6);
@@ -299,7 +280,7 @@ describe('queue-runs watch', () => {
     it('--timeout with the run never reached exits 6, not 8', async () => {
       const clock = fakeClock();
       const result = await runInProcess(['queue-runs', 'watch', RUN_ID, '--timeout', '30'], {
-        env: { REPORTCTL_BASE_URL: await deadUrl(), REPORTCTL_API_KEY: 'rctl_x' },
+        env: { REPORTCTL_BASE_URL: await closedUrl(), REPORTCTL_API_KEY: 'rctl_x' },
         clock,
       });
       expect(result.code).toBe(6);
@@ -308,7 +289,7 @@ describe('queue-runs watch', () => {
 
     it('on a terminal the trouble is the status line, redrawn in place', async () => {
       const result = await runInProcess(['queue-runs', 'watch', RUN_ID, '--max-unreachable', '30'], {
-        env: { REPORTCTL_BASE_URL: await deadUrl(), REPORTCTL_API_KEY: 'rctl_x' },
+        env: { REPORTCTL_BASE_URL: await closedUrl(), REPORTCTL_API_KEY: 'rctl_x' },
         clock: fakeClock(),
         tty: { stdout: true, columns: 60 },
       });
@@ -334,15 +315,15 @@ describe('queue-runs watch', () => {
     const deps: CliDeps = systemDeps({
       io: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
       env: { ...envFor(watched.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
-      clock: systemClock,
+      // The run moves once at each of the watch's first three waits.
+      clock: fakeClock({
+        onSleep: async (count) => {
+          if (count <= 3) await advance(run.id);
+        },
+      }),
       signal: new AbortController().signal,
     });
-    const watching = runQueueRunsWatch(run.id, { interval: 0.5, maxUnreachable: 120, exitStatus: true }, deps);
-    for (let step = 0; step < 3; step++) {
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      await advance(run.id);
-    }
-    await expect(watching).rejects.toMatchObject({ exitCode: 1, details: { code: 'RUN_FAILED' } });
+    await expect(runQueueRunsWatch(run.id, { interval: 0.5, maxUnreachable: 120, exitStatus: true }, deps)).rejects.toMatchObject({ exitCode: 1, details: { code: 'RUN_FAILED' } });
     const frames = screen.split('\u001b[J');
     expect(frames.length).toBeGreaterThan(2);
     // Each redraw first moves up over the previous frame (header, status, 3 steps, footer).

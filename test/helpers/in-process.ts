@@ -225,12 +225,14 @@ export async function startInProcessService(
     accessLog?: (line: string) => void;
     /** The database file (a fresh one in a temporary folder by default). */
     db?: string;
+    /** A free one by default. */
+    port?: number;
   } = {},
 ): Promise<InProcessService> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
   const running = await startServer({
     host: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     dbPath: db,
     demo: false,
     readsPerMinute: options.readsPerMinute ?? 100_000,
