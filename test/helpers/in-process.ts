@@ -227,6 +227,8 @@ export async function startInProcessService(
     db?: string;
     /** A free one by default. */
     port?: number;
+    /** Also the demo account (its keys in `running.demoKeys`), as `serve --demo`. */
+    demo?: boolean;
   } = {},
 ): Promise<InProcessService> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
@@ -234,7 +236,7 @@ export async function startInProcessService(
     host: '127.0.0.1',
     port: options.port ?? 0,
     dbPath: db,
-    demo: false,
+    demo: options.demo === true,
     readsPerMinute: options.readsPerMinute ?? 100_000,
     writesPerMinute: options.writesPerMinute ?? 100_000,
     ...(options.rateWindowSeconds !== undefined ? { rateWindowMs: options.rateWindowSeconds * 1000 } : {}),

@@ -3,18 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generalBody, vegetationBody } from '../contract/fixtures.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { api, startServe, tempDir } from '../helpers/server.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 
 /**
- * Snapshots end to end: real servers, real SQLite files, the built CLI. The state is the demo
- * account (templates, queues, runs in every state, analyses, a sub-user) plus a second account
- * with a revoked key and templates created within the same millisecond (ties in the lists).
+ * Snapshots end to end: real servers, real SQLite files, `admin export`/`import` run in this
+ * process, and the built CLI where `serve` itself is tested (--import, --export-on-exit, its
+ * exit codes). The state is the demo account (templates, queues, runs in every state,
+ * analyses, a sub-user) plus a second account with a revoked key and templates created within
+ * the same millisecond (ties in the lists).
  */
-
-interface DemoLine {
-  url: string;
-  keys: { accountId: string; owner: string; subUser: string };
-}
 
 /** Every list the API has, with paging and filters, as the exact bytes the server sends. */
 const LIST_REQUESTS: Array<[method: string, path: string, body?: unknown]> = [
@@ -46,19 +44,19 @@ async function everyList(server: { url: string }, keys: string[]): Promise<strin
 }
 
 const admin = async (...args: string[]) => {
-  const result = await runCli(['admin', ...args]);
+  const result = await runInProcess(['admin', ...args]);
   return { ...result, json: args.includes('--json') && result.code === 0 ? (JSON.parse(result.stdout) as unknown) : undefined };
 };
 
-let source: TestServer;
+let source: InProcessService;
 let keys: string[];
 let revokedKey: string;
 let sourceLists: string[];
 let snapshotFile: string;
 
 beforeAll(async () => {
-  source = await startServe({ extraArgs: ['--demo'] });
-  const demo = JSON.parse(source.process.firstLine) as DemoLine;
+  source = await startInProcessService({ demo: true });
+  const demo = source.running.demoKeys!;
   const second = await source.newAccount({ templateLimit: 7 });
   const revoked = await source.admin<{ apiKey: string }>('keys', 'create', '--account', second.accountId);
   await source.admin('keys', 'revoke', revoked.apiKey);
@@ -70,7 +68,7 @@ beforeAll(async () => {
     ),
   );
   expect(created.map((response) => response.status)).toEqual([201, 201, 201, 201, 201, 201]);
-  keys = [demo.keys.owner, demo.keys.subUser, second.apiKey];
+  keys = [demo.ownerKey, demo.subUserKey, second.apiKey];
   sourceLists = await everyList(source, keys);
   await source.stop();
   snapshotFile = join(tempDir(), 'snapshot.json');
@@ -84,7 +82,7 @@ describe('export → import', () => {
     const imported = await admin('import', '--db', target, '--file', snapshotFile, '--json');
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.json).toEqual({ accounts: 2 });
-    const server = await startServe({ db: target });
+    const server = await startInProcessService({ db: target });
     try {
       expect(await everyList(server, keys)).toEqual(sourceLists);
       expect((await api(server, 'GET', '/api/v2/templates', { key: revokedKey })).status).toBe(401);
@@ -124,7 +122,7 @@ describe('export → import', () => {
   });
 
   it('the schema command prints a JSON Schema of the format', async () => {
-    const result = await runCli(['admin', 'export', '--schema']);
+    const result = await admin('export', '--schema');
     expect(result.code).toBe(0);
     const schema = JSON.parse(result.stdout) as { properties: Record<string, unknown>; required: string[] };
     expect(schema.required).toEqual(expect.arrayContaining(['format', 'version', 'accounts', 'apiKeys', 'templates', 'queueRuns']));
@@ -157,7 +155,7 @@ describe('a snapshot that cannot be imported changes nothing', () => {
   beforeAll(async () => {
     target = join(tempDir(), 'target.db');
     expect((await admin('import', '--db', target, '--file', snapshotFile)).code).toBe(0);
-    await runCli(['admin', 'accounts', 'create', '--name', 'extra', '--db', target]);
+    await admin('accounts', 'create', '--name', 'extra', '--db', target);
     before = JSON.stringify(await state());
   });
 
@@ -282,18 +280,18 @@ describe('serve --export-on-exit', () => {
 
 describe('admin reset', () => {
   it('removes every account and its data, keeps the catalogs; a running server sees it at once', async () => {
-    const server = await startServe();
+    const server = await startInProcessService();
     try {
       const account = await server.newAccount();
       expect((await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: generalBody() })).status).toBe(201);
       expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(200);
 
-      const refused = await runCli(['admin', 'reset', '--db', server.db]);
+      const refused = await admin('reset', '--db', server.db);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/--yes/);
       expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(200);
 
-      const reset = await runCli(['admin', 'reset', '--db', server.db, '--yes', '--json']);
+      const reset = await admin('reset', '--db', server.db, '--yes', '--json');
       expect(reset.code, reset.stderr).toBe(0);
       expect(JSON.parse(reset.stdout)).toEqual({ accounts: 1 });
       expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(401);
