@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/server.js';
+import { closedUrl, tempDir } from '../helpers/server.js';
 import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 
 let server: InProcessService;
@@ -13,10 +12,7 @@ let wrongUrl: string;
 beforeAll(async () => {
   server = await startInProcessService();
   key = (await server.newAccount()).apiKey;
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  wrongUrl = `http://127.0.0.1:${(probe.address() as { port: number }).port}`;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  wrongUrl = await closedUrl();
 });
 afterAll(async () => {
   await server?.stop();

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cleanEnv } from '../helpers/cli.js';
-import { api, startServe, tempDir, type IssuedKey, type TestServer } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite, startInProcessService } from '../helpers/in-process.js';
 import { generalBody } from '../contract/fixtures.js';
 
 /**
- * What scripts see: the built binary writing into a real pipe whose reader only starts
+ * Across verbs, what scripts see: the built binary writing into a real pipe whose reader only starts
  * reading after a while (`| (sleep 1; cat)`), so the pipe's buffer fills and the writes
  * become asynchronous. Everything must arrive, identical to the same command into a file.
  */
@@ -65,21 +66,17 @@ describe('output through a slow pipe', () => {
   });
 
   describe('against a service with 400 templates', () => {
-    let server: TestServer;
-    let account: IssuedKey;
+    const suite = inProcessServiceForSuite();
     let env: Record<string, string>;
     beforeAll(async () => {
-      server = await startServe();
-      account = await server.newAccount({ templateLimit: 1000 });
+      const { server } = suite;
+      const account = await server.newAccount({ templateLimit: 1000 });
       env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey };
       const body = generalBody();
       for (let at = 0; at < 400; at++) {
         const created = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: { ...body, name: `Lot ${at} — stand count, north field `.padEnd(190, '.') } });
         expect(created.status).toBe(201);
       }
-    });
-    afterAll(async () => {
-      await server?.stop();
     });
 
     it('templates list --all --json is whole, valid JSON, identical to a file', async () => {
@@ -110,7 +107,7 @@ describe('output through a slow pipe', () => {
   });
 
   it('queue-runs watch --json on a long run delivers every line up to the final state', async () => {
-    const server = await startServe({ extraArgs: ['--simulate', '--step-seconds', '0.03'] });
+    const server = await startInProcessService({ simulateStepMs: 30 });
     try {
       const account = await server.newAccount();
       const steps = Array.from({ length: 150 }, (_, at) => ['--step', `lot-${at}-${'north-field-'.repeat(4)}:counting`]).flat();

@@ -229,6 +229,8 @@ export async function startInProcessService(
     port?: number;
     /** Also the demo account (its keys in `running.demoKeys`), as `serve --demo`. */
     demo?: boolean;
+    /** Runs move on by themselves, a step every this many ms, as `serve --simulate`. */
+    simulateStepMs?: number;
   } = {},
 ): Promise<InProcessService> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'reportctl-in-process-')), 'service.db');
@@ -242,6 +244,7 @@ export async function startInProcessService(
     ...(options.rateWindowSeconds !== undefined ? { rateWindowMs: options.rateWindowSeconds * 1000 } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.accessLog ? { accessLog: options.accessLog } : {}),
+    ...(options.simulateStepMs !== undefined ? { simulateStepMs: options.simulateStepMs } : {}),
   });
   return {
     url: running.url,

@@ -1,13 +1,16 @@
-// Faults as the built CLI meets them on a real socket: a fake service on 127.0.0.1 that
-// refuses, breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does.
+// Faults as the CLI meets them on a real socket: a fake service on 127.0.0.1 that refuses,
+// breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does. The built
+// binary, except where a test is about the CLI's own waits (back-off, Retry-After): those run
+// in this process on a fake clock, which records each wait.
 import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
-import { fakeService, json, type Answer, type SeenRequest } from '../helpers/fake-service.js';
+import { closedUrl, tempDir } from '../helpers/server.js';
+import { fakeClock } from '../helpers/clock.js';
+import { fakeService, json, type Answer } from '../helpers/fake-service.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const KEY = `rctl_${'k3y'.repeat(15)}`;
 
@@ -16,6 +19,15 @@ const TEMPLATE_BODY = { name: 'Stand count', analysisType: 'counting', reportTyp
 
 function cli(service: { url: string }, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(args, { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: KEY, ...env } });
+}
+
+const CLOCK_START = '2026-05-01T10:00:00.500Z';
+
+/** `cli` in this process on a fake clock from CLOCK_START: the waits it made, without waiting. */
+async function cliOnClock(service: { url: string }, args: string[]): Promise<CliResult & { slept: number[] }> {
+  const clock = fakeClock({ startIso: CLOCK_START });
+  const result = await runInProcess(args, { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: KEY }, clock });
+  return { ...result, slept: clock.slept };
 }
 
 function bodyFile(): string {
@@ -38,23 +50,9 @@ function expectOneClearLine(result: CliResult, exitCode: number, message: RegExp
   expect(result.stderr).not.toContain(KEY);
 }
 
-/** A loopback URL where nothing listens: a port that was free a moment ago. */
-async function deadAddress(): Promise<string> {
-  const probe = createTcpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
-/** Milliseconds between one request's arrival and the next. */
-function gaps(requests: SeenRequest[]): number[] {
-  return requests.slice(1).map((request, index) => request.at - requests[index]!.at);
-}
-
 describe('the service cannot be reached', () => {
   it('nothing listening: exit 6, one line naming the URL', async () => {
-    const url = await deadAddress();
+    const url = await closedUrl();
     const result = await cli({ url }, ['templates', 'list']);
     expectOneClearLine(result, 6, new RegExp(`cannot reach ${url.replace(/\./g, '\\.')}: connection refused`));
     expect(result.stderr).toMatch(/^hint: is the service running\?/m);
@@ -89,19 +87,19 @@ describe('a connection reset mid-response', () => {
 
   it('a GET is retried with back-off (1 + 3 attempts), then exit 6', async () => {
     const service = await fakeService(halfThenReset);
-    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
     expectOneClearLine(result, 6, /lost the connection to http:\/\/127\.0\.0\.1:\d+: closed before the answer was complete/);
     expect(service.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
     // Back-off with jitter: at least half of 250 ms, 500 ms, 1 s; growing overall.
-    const waited = gaps(service.requests);
-    expect(waited[0]).toBeGreaterThanOrEqual(120);
-    expect(waited[1]).toBeGreaterThanOrEqual(240);
-    expect(waited[2]).toBeGreaterThanOrEqual(490);
+    expect(result.slept).toHaveLength(3);
+    expect(result.slept[0]).toBeGreaterThanOrEqual(125);
+    expect(result.slept[1]).toBeGreaterThanOrEqual(250);
+    expect(result.slept[2]).toBeGreaterThanOrEqual(500);
   });
 
   it('a GET that breaks once and then succeeds prints the data', async () => {
     const service = await fakeService((request, response, count) => (count === 1 ? halfThenReset(request, response, count) : json(response, 200, QUEUES)));
-    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(QUEUES);
     expect(result.stderr).toBe('');
@@ -124,7 +122,7 @@ describe('5xx answers', () => {
       if (status) json(response, status, { error: 'UPSTREAM', message: `upstream said ${status}` });
       else json(response, 200, QUEUES);
     });
-    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(QUEUES);
     expect(result.stderr).toBe('');
@@ -135,7 +133,7 @@ describe('5xx answers', () => {
     const service = await fakeService((_request, response, count) =>
       count <= 2 ? json(response, 503, { error: 'UNAVAILABLE', message: 'try later' }) : json(response, 200, QUEUES),
     );
-    const result = await cli(service, ['api', 'GET', '/api/v2/queues', '--verbose']);
+    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues', '--verbose']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr.match(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/queues$/gm)).toHaveLength(3);
     expect(result.stderr.match(/^< 503 /gm)).toHaveLength(2);
@@ -193,19 +191,19 @@ describe('429', () => {
         ? json(response, 429, { error: 'RATE_LIMITED', message: 'Too many writes; retry in 1 s' }, { 'retry-after': '1' })
         : json(response, 201, created, { location: '/api/v2/templates/tpl-1' }),
     );
-    const result = await cli(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
+    const result = await cliOnClock(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(created);
     expect(service.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
     expect(service.requests[1]!.body).toBe(service.requests[0]!.body);
-    expect(gaps(service.requests)[0]).toBeGreaterThanOrEqual(950);
+    expect(result.slept).toEqual([1000]);
   });
 
   it('a 429 storm: bounded retries (1 + 5), each after Retry-After, then exit 5', async () => {
     const service = await fakeService((_request, response) =>
       json(response, 429, { error: 'RATE_LIMITED', message: 'Too many reads; retry in 1 s' }, { 'retry-after': '1' }),
     );
-    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
     // Rate-limit waits are announced even when piped (a long one must not look like a hang):
     // one notice per retry, then the failure in one line.
     const notice = /^reportctl: rate limited; retrying in 1 s$/;
@@ -213,20 +211,21 @@ describe('429', () => {
     expect(lines.filter((line) => notice.test(line))).toHaveLength(5);
     expectOneClearLine({ ...result, stderr: lines.filter((line) => !notice.test(line)).join('\n') }, 5, /still rate limited after 6 attempts/);
     expect(service.requests).toHaveLength(6);
-    for (const gap of gaps(service.requests)) expect(gap).toBeGreaterThanOrEqual(950);
+    expect(result.slept).toEqual([1000, 1000, 1000, 1000, 1000]);
   });
 
   it('Retry-After as an HTTP date is honoured', async () => {
     const service = await fakeService((_request, response, count) =>
       count === 1
-        ? json(response, 429, { error: 'RATE_LIMITED', message: 'later' }, { 'retry-after': new Date(Date.now() + 3000).toUTCString() })
+        ? json(response, 429, { error: 'RATE_LIMITED', message: 'later' }, { 'retry-after': new Date(Date.parse(CLOCK_START) + 3000).toUTCString() })
         : json(response, 200, QUEUES),
     );
-    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
     expect(result.code, result.stderr).toBe(0);
     expect(service.requests).toHaveLength(2);
-    // The date has whole seconds, so the wait is 2-3 s; a misread header would mean the 1 s default.
-    expect(gaps(service.requests)[0]).toBeGreaterThanOrEqual(1900);
+    // The date has whole seconds: 10:00:03 is 2.5 s after the clock's time; a misread header
+    // would mean the 1 s default.
+    expect(result.slept).toEqual([2500]);
   });
 });
 
