@@ -2,8 +2,9 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, runCli } from '../helpers/cli.js';
-import { startServe, tempDir } from '../helpers/server.js';
+import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+import { runInProcess, startInProcessService } from '../helpers/in-process.js';
 import { testWith } from '../helpers/programs.js';
 import { fakeService, json } from '../helpers/fake-service.js';
 import { zshComplete } from '../helpers/zsh-complete.js';
@@ -19,10 +20,15 @@ beforeAll(() => {
   chmodSync(wrapper, 0o755);
 });
 
+const scripts = new Map<keyof typeof files, string>();
+/** What `reportctl completion SHELL` prints, in a file: made once per shell, for this file's tests. */
 function scriptFor(shell: keyof typeof files): string {
-  const dir = tempDir();
-  const file = join(dir, `completion.${shell}`);
-  writeFileSync(file, execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' }));
+  let file = scripts.get(shell);
+  if (file === undefined) {
+    file = join(tempDir(), `completion.${shell}`);
+    writeFileSync(file, execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' }));
+    scripts.set(shell, file);
+  }
   return file;
 }
 
@@ -50,13 +56,13 @@ function bashComplete(line: string, env: Record<string, string> = {}): string[] 
 
 describe('completion scripts', () => {
   it.each(Object.entries(files))('completions/%s is up to date with the command tree', async (shell, file) => {
-    const result = await runCli(['completion', shell]);
+    const result = await runInProcess(['completion', shell]);
     expect(result.code).toBe(0);
     expect(readFileSync(file, 'utf8'), `run: npm run build && npm run completions`).toBe(result.stdout);
   });
 
   it('rejects an unknown shell with exit 2', async () => {
-    const result = await runCli(['completion', 'tcsh']);
+    const result = await runInProcess(['completion', 'tcsh']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bash, zsh, fish/);
   });
@@ -105,20 +111,21 @@ describe('completion scripts', () => {
   });
 
   it('bash: completes template and run ids from the service, and stays silent when it cannot', async () => {
-    const server = await startServe();
+    // In this process: bash runs asynchronously so that the service can answer meanwhile.
+    const server = await startInProcessService();
     try {
       const account = await server.newAccount();
       const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir() };
-      const created = await runCli(['templates', 'create', '--from-preset', 'preset-counting-summary', '--name', 'Completion check'], { env });
+      const created = await runInProcess(['templates', 'create', '--from-preset', 'preset-counting-summary', '--name', 'Completion check'], { env });
       expect(created.code, created.stderr).toBe(0);
       const id = created.stdout.trim();
-      expect(bashComplete(`reportctl templates get ${id.slice(0, 4)}`, env)).toEqual([id]);
+      expect(await valuesIn('bash', `reportctl templates get ${id.slice(0, 4)}`, env, binDir)).toEqual([id]);
       const queue = await server.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'q', '--step', 'lot-1:counting');
       const run = await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id);
-      expect(bashComplete('reportctl queue-runs watch ', env)).toEqual([run.id]);
-      expect(bashComplete('reportctl templates create --from-preset preset-counting-summ', env)).toEqual(['preset-counting-summary']);
+      expect(await valuesIn('bash', 'reportctl queue-runs watch ', env, binDir)).toEqual([run.id]);
+      expect(await valuesIn('bash', 'reportctl templates create --from-preset preset-counting-summ', env, binDir)).toEqual(['preset-counting-summary']);
       // A service that is not there: no candidates, no noise, no delay worth noticing.
-      expect(bashComplete('reportctl templates get ', { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' })).toEqual([]);
+      expect(await valuesIn('bash', 'reportctl templates get ', { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' }, binDir)).toEqual([]);
     } finally {
       await server.stop();
     }
@@ -228,19 +235,20 @@ describe('zsh: a native script (_arguments, _describe), from $fpath or sourced',
   }, 60_000);
 });
 
-describe('template and run ids with their names (zsh and fish), from a real serve', () => {
+describe('template and run ids with their names (zsh and fish), from a real service', () => {
   const marks = tempDir('reportctl-marks-');
   // Names the service accepts that a careless script would run or misread: a colon (zsh's
   // separator), quotes, $(…), backticks, a prompt escape and a backslash escape.
   const HOSTILE_NAME = `Lot 8: it's "wet" $(touch ${marks}/dollar) \`touch ${marks}/backtick\` %F{red}red%f \\e[2J`;
 
   async function withTemplates(body: (env: Record<string, string>, ids: { plain: string; hostile: string; run: string }) => Promise<void>): Promise<void> {
-    const server = await startServe();
+    // In this process: the shells run asynchronously so that the service can answer meanwhile.
+    const server = await startInProcessService();
     try {
       const account = await server.newAccount();
       const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
       const create = async (name: string) => {
-        const created = await runCli(['templates', 'create', '--from-preset', 'preset-counting-summary', '--name', name], { env });
+        const created = await runInProcess(['templates', 'create', '--from-preset', 'preset-counting-summary', '--name', name], { env });
         expect(created.code, created.stderr).toBe(0);
         return created.stdout.trim();
       };
@@ -269,13 +277,12 @@ describe('template and run ids with their names (zsh and fish), from a real serv
   }, 120_000);
 
   testWith('fish', 'fish: template and run ids are offered with their names; a hostile name is shown as text, never run', async () => {
-    const script = scriptFor('fish');
     await withTemplates(async (env, ids) => {
-      const templates = fishComplete(script, 'reportctl templates get ', env);
+      const templates = await completeIn('fish', 'reportctl templates get ', env, binDir);
       expect(templates).toHaveLength(2);
       expect(templates).toContainEqual({ value: ids.plain, description: 'Lot 7 — stand count' });
       expect(templates).toContainEqual({ value: ids.hostile, description: HOSTILE_NAME });
-      expect(fishComplete(script, 'reportctl queue-runs get ', env)).toEqual([{ value: ids.run, description: 'North field: pass 2' }]);
+      expect(await completeIn('fish', 'reportctl queue-runs get ', env, binDir)).toEqual([{ value: ids.run, description: 'North field: pass 2' }]);
       expect(readdirSync(marks)).toEqual([]);
     });
   }, 120_000);
