@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { serverForSuite, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 
 /** The verbs root help names for each group: `templates   Report templates: list, get, …`. */
 function summarisedVerbs(help: string): Map<string, string[]> {
@@ -32,7 +33,7 @@ describe('help names only commands that exist', () => {
   });
 
   describe('show and view are get', () => {
-    const suite = serverForSuite();
+    const suite = inProcessServiceForSuite();
 
     it.each([['templates'], ['queue-runs']])('%s show / view / get answer alike', async (group) => {
       const { env } = suite;

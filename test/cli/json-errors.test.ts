@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { api, serverForSuite, tempDir } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 import { generalBody } from '../contract/fixtures.js';
 
 /** What a CI job reads from a failed `--json` command: nothing on stdout, one JSON line on stderr. */
@@ -13,7 +14,7 @@ function jsonFailure(result: CliResult): Record<string, unknown> {
 }
 
 describe('--json failures are one JSON line on stderr', () => {
-  const suite = serverForSuite();
+  const suite = inProcessServiceForSuite();
 
   it("a template the service rejects: the service's error, message and issues, unchanged", async () => {
     const body = generalBody({ reportType: 'No such report type' });

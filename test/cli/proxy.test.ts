@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { runCli } from '../helpers/cli.js';
-import { startServe, type IssuedKey, type TestServer } from '../helpers/server.js';
+import type { IssuedKey } from '../helpers/server.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 
 /**
  * A forward proxy: relays absolute-form requests, tunnels CONNECT (which undici's proxy agent
@@ -40,12 +41,12 @@ function startProxy(): Promise<{ url: string; seen: string[]; server: Server }> 
   );
 }
 
-let service: TestServer;
+let service: InProcessService;
 let account: IssuedKey;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 
 beforeAll(async () => {
-  service = await startServe();
+  service = await startInProcessService();
   account = await service.newAccount();
   proxy = await startProxy();
 });

@@ -8,9 +8,9 @@ import { CliError } from '../../src/cli/errors.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
 import { presets } from '../../src/contract/default-catalogs.js';
 import { runCli } from '../helpers/cli.js';
-import { refusingPrompter } from '../helpers/in-process.js';
+import { inProcessServiceForSuite, refusingPrompter } from '../helpers/in-process.js';
 import { spawnCliInPty } from '../helpers/pty.js';
-import { api, serverForSuite, tempDir } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
 
 const ndvi = presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi')!.seedPayload;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -255,7 +255,7 @@ describe('templates preview: in a wide real terminal', () => {
 });
 
 describe('templates preview: by id from the service', () => {
-  const suite = serverForSuite();
+  const suite = inProcessServiceForSuite();
 
   it('draws a stored template named by id prefix or by name', async () => {
     const created = await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, body: { ...ndvi, name: 'Preview me <&>' } });

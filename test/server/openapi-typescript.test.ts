@@ -3,7 +3,8 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { api, tempDir } from '../helpers/server.js';
+import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 
 /**
  * What a user's code generator makes of the served document: openapi-typescript turns it into
@@ -11,10 +12,10 @@ import { api, startServe, tempDir, type TestServer } from '../helpers/server.js'
  * expects the closed sets and bounds to be enforced), type-checks under tsc.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let server: TestServer;
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServe();
+  server = await startInProcessService();
 });
 afterAll(async () => {
   await server?.stop();
