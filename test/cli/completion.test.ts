@@ -1,3 +1,4 @@
+// Across verbs: the completion scripts in real bash, zsh and fish, for every command and its ids.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

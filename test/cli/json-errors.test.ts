@@ -1,3 +1,4 @@
+// Across verbs: a failed `--json` command prints nothing on stdout and one JSON line on stderr.
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

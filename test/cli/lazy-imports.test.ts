@@ -1,3 +1,4 @@
+// Across verbs: each command loads only the modules it needs (what a cold start pays for).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Across verbs: templates and runs named by id, id prefix or name resolve alike, or ask which one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
