@@ -1,4 +1,4 @@
-// Across verbs: templates and runs named by id, id prefix or name resolve alike, or ask which one.
+// Across verbs: templates and runs named by id prefix or name (an ambiguous name exits 2 with the candidates).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
