@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, type SpawnedCli } from '../helpers/cli.js';
+import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
-import { adminRaw, createTemplate, expectError, listAll, minimalBody, readCatalogs, type CatalogsOverHttp, type TemplateDoc } from '../helpers/http.js';
+import { createTemplate, expectError, listAll, minimalBody, readCatalogs, type CatalogsOverHttp, type TemplateDoc } from '../helpers/http.js';
 
 /**
  * README, decisions: "Authentication", as a matrix over every endpoint of the OpenAPI document and
@@ -12,7 +12,9 @@ import { adminRaw, createTemplate, expectError, listAll, minimalBody, readCatalo
  * the access log (this server runs with it), not in an error body, not in `--verbose` output.
  */
 
-let server: { url: string; db: string; process: SpawnedCli };
+let server: InProcessService;
+/** The service's access log, a line per request. */
+const accessLog: string[] = [];
 let catalogs: CatalogsOverHttp;
 let ownerA: IssuedKey;
 let subA: IssuedKey;
@@ -32,11 +34,7 @@ async function call(method: string, path: string, options: Parameters<typeof api
   return response;
 }
 
-async function admin<T>(...args: string[]): Promise<T> {
-  const result = await adminRaw(server.db, ...args);
-  if (result.code !== 0) throw new Error(`admin ${args.join(' ')}: ${result.code} ${result.stderr}`);
-  return JSON.parse(result.stdout) as T;
-}
+const admin = <T>(...args: string[]): Promise<T> => server.admin<T>(...args);
 
 function fixturesFile(prefix: string): string {
   const file = join(tempDir(), `${prefix}-fixtures.json`);
@@ -58,11 +56,8 @@ function fixturesFile(prefix: string): string {
 const LISTS = ['/api/v2/templates', '/api/v2/queues', '/api/v2/queue-runs', '/api/v2/analyses'];
 
 beforeAll(async () => {
-  const db = join(tempDir(), 'service.db');
-  // With the access log on (no --no-access-log): it is read at the end.
-  const spawned = await spawnCli(['serve', '--port', '0', '--db', db, '--json', '--reads-per-minute', '100000', '--writes-per-minute', '100000']);
-  server = { url: (JSON.parse(spawned.firstLine) as { url: string }).url, db, process: spawned };
-  // Two admin processes at a time: one per core.
+  // With the access log on: it is read at the end.
+  server = await startInProcessService({ accessLog: (line) => accessLog.push(line) });
   [ownerA, ownerB] = await Promise.all([admin<IssuedKey>('accounts', 'create'), admin<IssuedKey>('accounts', 'create')]);
   [subA, subB] = await Promise.all([
     admin<IssuedKey>('keys', 'create', '--account', ownerA.accountId, '--sub-user', 'field-a'),
@@ -88,7 +83,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await server?.process.stop();
+  await server?.stop();
 });
 
 /** Nothing of A in the answer, beyond the caller's own request path echoed in an error message. */
@@ -226,7 +221,7 @@ describe('keys that must not work', () => {
   it('a revoked key is refused on the very next request, on every endpoint, in each of the three headers', async () => {
     const temporary = await admin<IssuedKey>('keys', 'create', '--account', ownerB.accountId, '--sub-user', 'leaving');
     expect((await call('GET', '/api/v2/templates', { key: temporary.apiKey })).status).toBe(200);
-    const revoked = await adminRaw(server.db, 'keys', 'revoke', temporary.apiKey);
+    const revoked = await server.adminResult('keys', 'revoke', temporary.apiKey);
     expect(revoked.code, revoked.stderr).toBe(0);
     for (const endpoint of await endpoints()) {
       const path = endpoint.path.replace('{id}', templatesA[0]!.id);
@@ -273,9 +268,7 @@ describe('no key is ever written down', () => {
     const long = await call('GET', longPath, { key: ownerB.apiKey });
     expect(long.status).toBe(404);
     expect((long.body as { message: string }).message.length).toBeLessThan(300);
-    // Give the child a moment to flush its stderr.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const log = server.process.stderr();
+    const log = accessLog.join('\n');
     expect(log.split('\n').length).toBeGreaterThan(4);
     for (const key of allKeys()) {
       expect(log).not.toContain(key);
@@ -301,13 +294,13 @@ describe('no key is ever written down', () => {
     const env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: ownerB.apiKey };
     const runs = [
       ...(await Promise.all([
-        runCli(['templates', 'list', '--verbose'], { env }),
-        runCli(['templates', 'list', '--verbose', '--api-key', subB.apiKey], { env: { REPORTCTL_BASE_URL: server.url } }),
+        runInProcess(['templates', 'list', '--verbose'], { env }),
+        runInProcess(['templates', 'list', '--verbose', '--api-key', subB.apiKey], { env: { REPORTCTL_BASE_URL: server.url } }),
       ])),
       ...(await Promise.all([
-        runCli(['api', 'GET', '/api/v2/queues', '--verbose'], { env }),
+        runInProcess(['api', 'GET', '/api/v2/queues', '--verbose'], { env }),
         // A wrong key that contains a valid one: a 401, and still nothing of it printed.
-        runCli(['templates', 'list', '--verbose'], { env: { ...env, REPORTCTL_API_KEY: `${ownerB.apiKey}x` } }),
+        runInProcess(['templates', 'list', '--verbose'], { env: { ...env, REPORTCTL_API_KEY: `${ownerB.apiKey}x` } }),
       ])),
     ];
     expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 3]);
