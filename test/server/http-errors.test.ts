@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { api, type IssuedKey } from '../helpers/server.js';
-import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { api } from '../helpers/server.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 import {
   createTemplate,
   expectError,
@@ -19,20 +19,14 @@ import {
  * provoked from outside), each with its exact body, over real HTTP.
  */
 
-let server: InProcessService;
-let owner: IssuedKey;
+const suite = inProcessServiceForSuite();
 let catalogs: CatalogsOverHttp;
 
 beforeAll(async () => {
-  server = await startInProcessService();
-  owner = await server.newAccount();
-  catalogs = await readCatalogs(server, owner.apiKey);
-});
-afterAll(async () => {
-  await server?.stop();
+  catalogs = await readCatalogs(suite.server, suite.account.apiKey);
 });
 
-const post = (body: unknown) => api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, body });
+const post = (body: unknown) => api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, body });
 
 describe('400 VALIDATION_FAILED: template bodies, with the exact issue path', () => {
   const valid = () => minimalBody(catalogs, { analysisType: 'counting', category: 'general' });
@@ -157,20 +151,20 @@ describe('400 VALIDATION_FAILED: template bodies, with the exact issue path', ()
 
   it('a body that is not an object is 400 at the path ""', async () => {
     for (const rawBody of ['[]', '"template"', '42', 'null']) {
-      const response = await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, rawBody, headers: { 'content-type': 'application/json' } });
       expectIssues(response, '');
     }
   });
 
   it('malformed JSON is 400 with exactly one issue at the path ""', async () => {
     for (const rawBody of ['{"name": "x",', '{name: 1}', "{'a': 1}", '{"a": 1}}']) {
-      const response = await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, rawBody, headers: { 'content-type': 'application/json' } });
       const body = expectError(response, 400, 'VALIDATION_FAILED');
       expect(body.issues!.length, rawBody).toBe(1);
       expect(body.issues![0]!.path).toBe('');
     }
-    const forFormula = await api(server, 'POST', '/api/v2/templates/validate-formula', {
-      key: owner.apiKey,
+    const forFormula = await api(suite.server, 'POST', '/api/v2/templates/validate-formula', {
+      key: suite.account.apiKey,
       rawBody: '{"formula": ',
       headers: { 'content-type': 'application/json' },
     });
@@ -178,9 +172,9 @@ describe('400 VALIDATION_FAILED: template bodies, with the exact issue path', ()
   });
 
   it('nothing is stored by a rejected create', async () => {
-    const account = await server.newAccount();
-    await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: { ...valid(), mapResolution: '150' } });
-    const list = await api(server, 'GET', '/api/v2/templates', { key: account.apiKey });
+    const account = await suite.server.newAccount();
+    await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: { ...valid(), mapResolution: '150' } });
+    const list = await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey });
     expect((list.body as Page<TemplateDoc>).total).toBe(0);
   });
 });
@@ -196,26 +190,26 @@ describe('401: API keys', () => {
       ['GET', '/api/v2/queue-runs'],
       ['GET', '/api/v2/analyses'],
     ] as const) {
-      expectError(await api(server, method, path), 401, 'API_KEY_MISSING');
+      expectError(await api(suite.server, method, path), 401, 'API_KEY_MISSING');
     }
-    expectError(await api(server, 'POST', '/api/v2/templates', { body: minimalBody(catalogs) }), 401, 'API_KEY_MISSING');
-    expectError(await api(server, 'DELETE', '/api/v2/templates/some-id'), 401, 'API_KEY_MISSING');
-    expectError(await api(server, 'POST', '/api/v2/templates/validate-formula', { body: { formula: 'NIR' } }), 401, 'API_KEY_MISSING');
-    expectError(await api(server, 'POST', '/api/v0/analyses', { body: {} }), 401, 'API_KEY_MISSING');
+    expectError(await api(suite.server, 'POST', '/api/v2/templates', { body: minimalBody(catalogs) }), 401, 'API_KEY_MISSING');
+    expectError(await api(suite.server, 'DELETE', '/api/v2/templates/some-id'), 401, 'API_KEY_MISSING');
+    expectError(await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { body: { formula: 'NIR' } }), 401, 'API_KEY_MISSING');
+    expectError(await api(suite.server, 'POST', '/api/v0/analyses', { body: {} }), 401, 'API_KEY_MISSING');
   });
 
   it('an unknown key is API_KEY_INVALID, in any of the three headers', async () => {
     const bogus = 'rctl_' + 'x'.repeat(43);
-    expectError(await api(server, 'GET', '/api/v2/templates', { key: bogus }), 401, 'API_KEY_INVALID');
-    expectError(await api(server, 'GET', '/api/v2/templates', { headers: { 'X-API-Key': bogus } }), 401, 'API_KEY_INVALID');
-    expectError(await api(server, 'GET', '/api/v2/templates', { headers: { Authorization: `Bearer ${bogus}` } }), 401, 'API_KEY_INVALID');
+    expectError(await api(suite.server, 'GET', '/api/v2/templates', { key: bogus }), 401, 'API_KEY_INVALID');
+    expectError(await api(suite.server, 'GET', '/api/v2/templates', { headers: { 'X-API-Key': bogus } }), 401, 'API_KEY_INVALID');
+    expectError(await api(suite.server, 'GET', '/api/v2/templates', { headers: { Authorization: `Bearer ${bogus}` } }), 401, 'API_KEY_INVALID');
     // Almost the right key is still the wrong key.
-    expectError(await api(server, 'GET', '/api/v2/templates', { key: owner.apiKey.slice(0, -1) }), 401, 'API_KEY_INVALID');
+    expectError(await api(suite.server, 'GET', '/api/v2/templates', { key: suite.account.apiKey.slice(0, -1) }), 401, 'API_KEY_INVALID');
   });
 
   it('a valid key only in the query string is refused', async () => {
     for (const name of ['apiKey', 'api_key', 'apikey', 'key', 'token']) {
-      const response = await api(server, 'GET', `/api/v2/templates?${name}=${encodeURIComponent(owner.apiKey)}`);
+      const response = await api(suite.server, 'GET', `/api/v2/templates?${name}=${encodeURIComponent(suite.account.apiKey)}`);
       expect(response.status, name).toBe(401);
       expect(['API_KEY_MISSING', 'API_KEY_INVALID']).toContain((response.body as { error: string }).error);
       expectError(response, 401, (response.body as { error: string }).error);
@@ -223,51 +217,51 @@ describe('401: API keys', () => {
   });
 
   it('apiKey, X-API-Key and Authorization: Bearer are all accepted and see the same data', async () => {
-    await createTemplate(server, owner.apiKey, minimalBody(catalogs));
-    const viaApiKey = await api(server, 'GET', '/api/v2/templates', { headers: { apiKey: owner.apiKey } });
-    const viaX = await api(server, 'GET', '/api/v2/templates', { headers: { 'X-API-Key': owner.apiKey } });
-    const viaBearer = await api(server, 'GET', '/api/v2/templates', { headers: { Authorization: `Bearer ${owner.apiKey}` } });
+    await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs));
+    const viaApiKey = await api(suite.server, 'GET', '/api/v2/templates', { headers: { apiKey: suite.account.apiKey } });
+    const viaX = await api(suite.server, 'GET', '/api/v2/templates', { headers: { 'X-API-Key': suite.account.apiKey } });
+    const viaBearer = await api(suite.server, 'GET', '/api/v2/templates', { headers: { Authorization: `Bearer ${suite.account.apiKey}` } });
     for (const response of [viaApiKey, viaX, viaBearer]) expect(response.status).toBe(200);
     expect((viaApiKey.body as Page<TemplateDoc>).total).toBeGreaterThan(0);
     expect(viaX.body).toEqual(viaApiKey.body);
     expect(viaBearer.body).toEqual(viaApiKey.body);
-    const created = await api(server, 'POST', '/api/v2/templates', {
-      headers: { Authorization: `Bearer ${owner.apiKey}` },
+    const created = await api(suite.server, 'POST', '/api/v2/templates', {
+      headers: { Authorization: `Bearer ${suite.account.apiKey}` },
       body: minimalBody(catalogs),
     });
     expect(created.status).toBe(201);
-    expect((created.body as TemplateDoc).userId).toBe(owner.userId);
+    expect((created.body as TemplateDoc).userId).toBe(suite.account.userId);
   });
 });
 
 describe('403 PLAN_LIMIT_EXCEEDED', () => {
   it('a create at the account’s template limit is refused; a delete makes room again', async () => {
-    const limited = await server.newAccount({ templateLimit: 3 });
+    const limited = await suite.server.newAccount({ templateLimit: 3 });
     const made: TemplateDoc[] = [];
-    for (let i = 0; i < 3; i++) made.push(await createTemplate(server, limited.apiKey, minimalBody(catalogs)));
-    expectError(await api(server, 'POST', '/api/v2/templates', { key: limited.apiKey, body: minimalBody(catalogs) }), 403, 'PLAN_LIMIT_EXCEEDED');
-    const list = await api(server, 'GET', '/api/v2/templates', { key: limited.apiKey });
+    for (let i = 0; i < 3; i++) made.push(await createTemplate(suite.server, limited.apiKey, minimalBody(catalogs)));
+    expectError(await api(suite.server, 'POST', '/api/v2/templates', { key: limited.apiKey, body: minimalBody(catalogs) }), 403, 'PLAN_LIMIT_EXCEEDED');
+    const list = await api(suite.server, 'GET', '/api/v2/templates', { key: limited.apiKey });
     expect((list.body as Page<TemplateDoc>).total).toBe(3);
     // A replacement is not a new template.
-    const replaced = await api(server, 'PUT', `/api/v2/templates/${made[0]!.id}`, { key: limited.apiKey, body: minimalBody(catalogs) });
+    const replaced = await api(suite.server, 'PUT', `/api/v2/templates/${made[0]!.id}`, { key: limited.apiKey, body: minimalBody(catalogs) });
     expect(replaced.status).toBe(200);
-    expect((await api(server, 'DELETE', `/api/v2/templates/${made[1]!.id}`, { key: limited.apiKey })).status).toBe(204);
-    await createTemplate(server, limited.apiKey, minimalBody(catalogs));
-    expectError(await api(server, 'POST', '/api/v2/templates', { key: limited.apiKey, body: minimalBody(catalogs) }), 403, 'PLAN_LIMIT_EXCEEDED');
+    expect((await api(suite.server, 'DELETE', `/api/v2/templates/${made[1]!.id}`, { key: limited.apiKey })).status).toBe(204);
+    await createTemplate(suite.server, limited.apiKey, minimalBody(catalogs));
+    expectError(await api(suite.server, 'POST', '/api/v2/templates', { key: limited.apiKey, body: minimalBody(catalogs) }), 403, 'PLAN_LIMIT_EXCEEDED');
   });
 });
 
 describe('404 NOT_FOUND', () => {
   it('unknown ids for GET, PUT and DELETE', async () => {
-    expectError(await api(server, 'GET', '/api/v2/templates/nope', { key: owner.apiKey }), 404, 'NOT_FOUND');
-    expectError(await api(server, 'PUT', '/api/v2/templates/nope', { key: owner.apiKey, body: minimalBody(catalogs) }), 404, 'NOT_FOUND');
-    expectError(await api(server, 'DELETE', '/api/v2/templates/nope', { key: owner.apiKey }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'GET', '/api/v2/templates/nope', { key: suite.account.apiKey }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'PUT', '/api/v2/templates/nope', { key: suite.account.apiKey, body: minimalBody(catalogs) }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'DELETE', '/api/v2/templates/nope', { key: suite.account.apiKey }), 404, 'NOT_FOUND');
   });
 
   it('a PUT to an unknown id is 404 whatever its body: the id is looked up before the body is checked', async () => {
     const invalid = { ...minimalBody(catalogs), name: 5, reportType: 'no-such-type' };
-    expectError(await api(server, 'PUT', '/api/v2/templates/nope', { key: owner.apiKey, body: invalid }), 404, 'NOT_FOUND');
-    expectError(await api(server, 'PUT', '/api/v2/templates/nope', { key: owner.apiKey, body: [] }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'PUT', '/api/v2/templates/nope', { key: suite.account.apiKey, body: invalid }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'PUT', '/api/v2/templates/nope', { key: suite.account.apiKey, body: [] }), 404, 'NOT_FOUND');
   });
 
   it('unknown routes', async () => {
@@ -281,7 +275,7 @@ describe('404 NOT_FOUND', () => {
       ['GET', '/no-such-page'],
       ['GET', '/api/v0/analyses/extra'],
     ] as const) {
-      expectError(await api(server, method, path, { key: owner.apiKey }), 404, 'NOT_FOUND');
+      expectError(await api(suite.server, method, path, { key: suite.account.apiKey }), 404, 'NOT_FOUND');
     }
   });
 });
@@ -299,8 +293,8 @@ describe('405 METHOD_NOT_ALLOWED', () => {
     ['PATCH', '/api/v2/templates/some-id', ['GET', 'PUT', 'DELETE']],
     ['GET', '/api/v0/analyses', ['POST']],
   ] as const)('%s %s is 405 with Allow listing %j', async (method, path, allowed) => {
-    const response = await api(server, method, path, {
-      key: owner.apiKey,
+    const response = await api(suite.server, method, path, {
+      key: suite.account.apiKey,
       ...(method === 'GET' ? {} : { body: {} }),
     });
     expectError(response, 405, 'METHOD_NOT_ALLOWED');
@@ -313,8 +307,8 @@ describe('405 METHOD_NOT_ALLOWED', () => {
 describe('413 PAYLOAD_TOO_LARGE', () => {
   it('a body over 1 MiB is refused; one just under it is read', async () => {
     const tooBig = JSON.stringify({ ...minimalBody(catalogs), name: 'x'.repeat(1024 * 1024 + 10) });
-    const response = await api(server, 'POST', '/api/v2/templates', {
-      key: owner.apiKey,
+    const response = await api(suite.server, 'POST', '/api/v2/templates', {
+      key: suite.account.apiKey,
       rawBody: tooBig,
       headers: { 'content-type': 'application/json' },
     });
@@ -323,7 +317,7 @@ describe('413 PAYLOAD_TOO_LARGE', () => {
     const almost = JSON.stringify({ ...minimalBody(catalogs), name: 'x'.repeat(1024 * 1024 - 500) });
     expect(Buffer.byteLength(almost)).toBeLessThan(1024 * 1024);
     expectIssues(
-      await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, rawBody: almost, headers: { 'content-type': 'application/json' } }),
+      await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, rawBody: almost, headers: { 'content-type': 'application/json' } }),
       'name',
     );
   });
@@ -334,20 +328,20 @@ describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
     const json = JSON.stringify(minimalBody(catalogs));
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       expectError(
-        await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, rawBody: json, headers: { 'content-type': contentType } }),
+        await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, rawBody: json, headers: { 'content-type': contentType } }),
         415,
         'UNSUPPORTED_MEDIA_TYPE',
       );
     }
-    const doc = await createTemplate(server, owner.apiKey, minimalBody(catalogs));
+    const doc = await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs));
     expectError(
-      await api(server, 'PUT', `/api/v2/templates/${doc.id}`, { key: owner.apiKey, rawBody: json, headers: { 'content-type': 'text/plain' } }),
+      await api(suite.server, 'PUT', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey, rawBody: json, headers: { 'content-type': 'text/plain' } }),
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     );
     expectError(
-      await api(server, 'POST', '/api/v2/templates/validate-formula', {
-        key: owner.apiKey,
+      await api(suite.server, 'POST', '/api/v2/templates/validate-formula', {
+        key: suite.account.apiKey,
         rawBody: '{"formula":"NIR"}',
         headers: { 'content-type': 'text/plain' },
       }),
@@ -355,16 +349,16 @@ describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
       'UNSUPPORTED_MEDIA_TYPE',
     );
     // The template was not changed by the refused PUT.
-    expect((await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: owner.apiKey })).body).toEqual(doc);
+    expect((await api(suite.server, 'GET', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey })).body).toEqual(doc);
   });
 
   it.each([
-    ['a media type it does not take', 'application/x-www-form-urlencoded', () => owner.apiKey, 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a Content-Type that is not one media type', 'application/json, text/plain', () => owner.apiKey, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a media type it does not take', 'application/x-www-form-urlencoded', () => suite.account.apiKey, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a Content-Type that is not one media type', 'application/json, text/plain', () => suite.account.apiKey, 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an unknown key (refused before the body)', 'application/json', () => 'rctl_unknown', 401, 'API_KEY_INVALID'],
   ])('a body refused for %s is read to its end first, so a client still sending it gets the answer, not a reset', async (_what, contentType, key, status, code) => {
     const body = Buffer.from(`{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
-    const url = new URL(server.url);
+    const url = new URL(suite.server.url);
     const socket = connect(Number(url.port), url.hostname);
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
@@ -387,8 +381,8 @@ describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
   });
 
   it('application/json with a charset is JSON', async () => {
-    const response = await api(server, 'POST', '/api/v2/templates', {
-      key: owner.apiKey,
+    const response = await api(suite.server, 'POST', '/api/v2/templates', {
+      key: suite.account.apiKey,
       rawBody: JSON.stringify(minimalBody(catalogs)),
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
@@ -398,12 +392,12 @@ describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
 
 describe('error messages never echo a key', () => {
   it('a key pasted into an unknown path or a wrong-method path is masked in the 404/405 message', async () => {
-    const notFound = await api(server, 'GET', `/api/v2/${owner.apiKey}/oops`, { key: owner.apiKey });
+    const notFound = await api(suite.server, 'GET', `/api/v2/${suite.account.apiKey}/oops`, { key: suite.account.apiKey });
     expect(notFound.status).toBe(404);
-    expect(notFound.text).not.toContain(owner.apiKey);
+    expect(notFound.text).not.toContain(suite.account.apiKey);
     expect((notFound.body as { message: string }).message).toContain('rctl_***');
-    const wrongMethod = await api(server, 'PATCH', `/api/v2/templates/${owner.apiKey}`, { key: owner.apiKey });
+    const wrongMethod = await api(suite.server, 'PATCH', `/api/v2/templates/${suite.account.apiKey}`, { key: suite.account.apiKey });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.text).not.toContain(owner.apiKey);
+    expect(wrongMethod.text).not.toContain(suite.account.apiKey);
   });
 });

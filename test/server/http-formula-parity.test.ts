@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type IssuedKey } from '../helpers/server.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { describe, expect, it } from 'vitest';
+import { api } from '../helpers/server.js';
+import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 import { inBatches } from '../helpers/http.js';
 
 /**
@@ -39,16 +39,7 @@ const formulas: string[] = [
   ('NIR' + ' + NIR'.repeat(300)).padEnd(2000, ' '),
 ];
 
-let server: InProcessService;
-let account: IssuedKey;
-
-beforeAll(async () => {
-  server = await startInProcessService();
-  account = await server.newAccount();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const suite = inProcessServiceForSuite();
 
 const positions = (verdict: Verdict) => (verdict.errors ?? []).map(({ message, offset, length }) => ({ message, offset, length }));
 
@@ -68,7 +59,7 @@ describe('validate-formula agrees with `reportctl formula check --json`', () => 
     );
     const served: Verdict[] = [];
     for (const formula of formulas) {
-      const response = await api(server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula } });
+      const response = await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: suite.account.apiKey, body: { formula } });
       expect(response.status, JSON.stringify(formula)).toBe(200);
       served.push(response.body as Verdict);
     }
@@ -102,7 +93,7 @@ describe('validate-formula agrees with `reportctl formula check --json`', () => 
 
   it('agrees with the README’s formula grammar on the cases it spells out', async () => {
     const verdict = async (formula: string) =>
-      (await api(server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula } })).body as Verdict;
+      (await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: suite.account.apiKey, body: { formula } })).body as Verdict;
     // Numbers in every form, unary signs, both functions, all whitespace kinds.
     expect(await verdict('2 + 2.5 + .5 + 1e-3 + 1. + -NIR + +R')).toMatchObject({ valid: true, usesL: false });
     expect(await verdict('sqrt(NIR) * abs(R - G)\t\r\n')).toMatchObject({ valid: true });

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { api, tempDir } from '../helpers/server.js';
-import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 
 /**
  * What a user's code generator makes of the served document: openapi-typescript turns it into
@@ -12,19 +12,12 @@ import { startInProcessService, type InProcessService } from '../helpers/in-proc
  * expects the closed sets and bounds to be enforced), type-checks under tsc.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let server: InProcessService;
-
-beforeAll(async () => {
-  server = await startInProcessService();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const suite = inProcessServiceForSuite();
 
 const node = (...args: string[]) => spawnSync(process.execPath, args, { encoding: 'utf8', cwd: root, timeout: 120_000 });
 
 it('openapi-typescript turns the served document into types a typed client compiles against', async () => {
-  const served = await api(server, 'GET', '/api/v2/openapi.json');
+  const served = await api(suite.server, 'GET', '/api/v2/openapi.json');
   expect(served.status).toBe(200);
   const dir = tempDir('reportctl-typed-client-');
   writeFileSync(join(dir, 'openapi.json'), served.text);
