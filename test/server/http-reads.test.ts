@@ -5,36 +5,13 @@ import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { ISO_MS, expectError, expectIssues, listAll, type Page } from '../helpers/http.js';
 import { serviceOpenApiDocument } from '../../src/server/routes/service.js';
+import type { Analysis, Queue, QueueRun } from '../../src/contract/index.js';
 
 /**
  * The read-only endpoints over real HTTP: the three catalogs, queues, queue runs, analyses
  * (v2 and the deprecated v0) and the OpenAPI document. Queues, runs and analyses come from
  * `admin seed`, the way the README's decisions keep them outside the API.
  */
-
-interface Queue {
-  id: string;
-  name: string;
-  steps: Array<{ order: number; lotId: string; analysisType: string }>;
-  createdAt: string;
-}
-interface QueueRun {
-  id: string;
-  name: string;
-  queueId: string;
-  status: string;
-  estimatedHa: number;
-  steps: Array<{ order: number; lotId: string; analysisType: string; status: string; analysisId?: string | null; finishedAt?: string | null }>;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-interface Analysis {
-  id: string;
-  lotId: string;
-  analysisType: string;
-  status: string;
-}
 
 let server: InProcessService;
 let owner: IssuedKey;
