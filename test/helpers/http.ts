@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { runCli, spawnCli, type CliResult, type SpawnedCli } from './cli.js';
 import { checkTraffic } from './openapi-traffic.js';
 import type { AnalysisType, ErrorBody, Paginated, ReportTypesCatalog, StatisticsCatalog, Template, VegetationIndexDefaults } from '../../src/contract/index.js';
-import { api, tempDir, type IssuedKey, type ServiceUnderTest } from './server.js';
+import { adminOn, api, tempDir, type IssuedKey, type ServiceUnderTest } from './server.js';
 
 /** ISO 8601 UTC with exactly three fractional digits (README, decisions: timestamps in UTC with milliseconds). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -181,11 +181,7 @@ export async function startServeWithDefaultLimits(): Promise<{
     url: first.url,
     db,
     process: spawned,
-    admin: async <T>(...args: string[]): Promise<T> => {
-      const result = await adminRaw(db, ...args);
-      if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-      return (result.stdout.trim() === '' ? undefined : JSON.parse(result.stdout)) as T;
-    },
+    ...adminOn(db, runCli),
     stop: async () => {
       await spawned.stop('SIGTERM');
     },
