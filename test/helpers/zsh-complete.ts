@@ -9,6 +9,8 @@ export interface ZshCandidate {
   display: string;
 }
 
+const dumps = tempDir('reportctl-zcompdump-');
+
 /**
  * What an interactive zsh offers when TAB is pressed after `line`. A real `zsh -i` runs in a
  * pseudo-terminal (zsh/zpty), loads the script through compinit ($fpath) or `source`, and
@@ -23,10 +25,13 @@ export async function zshComplete(
   const dir = tempDir('reportctl-zsh-');
   const capture = join(dir, 'capture');
   const functions = join(dir, 'functions');
+  // compinit reads every completion function unless it has a dump: one dump per way of
+  // loading, kept for this test file (the script itself is read from $fpath or sourced anew).
+  const dump = join(dumps, `zcompdump-${options.load}`);
   const load =
     options.load === 'fpath'
-      ? `mkdir -p ${functions} && cp ${script} ${functions}/_reportctl\nfpath=(${functions} $fpath)\nautoload -U compinit && compinit -u -D`
-      : `autoload -U compinit && compinit -u -D\nsource ${script}`;
+      ? `mkdir -p ${functions} && cp ${script} ${functions}/_reportctl\nfpath=(${functions} $fpath)\nautoload -U compinit && compinit -u -d ${dump}`
+      : `autoload -U compinit && compinit -u -d ${dump}\nsource ${script}`;
   const setup = join(dir, 'setup.zsh');
   writeFileSync(
     setup,
