@@ -1,7 +1,7 @@
 // `admin reset` on a terminal asks first, through the prompter (in this process).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type IssuedKey } from '../helpers/server.js';
-import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { api, type IssuedKey } from '../../helpers/server.js';
+import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../../helpers/in-process.js';
 
 let server: InProcessService;
 let account: IssuedKey;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, tempDir } from '../helpers/server.js';
-import { generalBody } from '../contract/fixtures.js';
-import { runInProcess, inProcessServiceForSuite } from '../helpers/in-process.js';
+import { api, tempDir } from '../../helpers/server.js';
+import { generalBody } from '../../contract/fixtures.js';
+import { runInProcess, inProcessServiceForSuite } from '../../helpers/in-process.js';
 
 const catalogRequests = (stderr: string) => stderr.split('\n').filter((line) => /^> GET .*\/api\/v2\/catalogs\//.test(line)).length;
 
