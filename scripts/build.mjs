@@ -338,7 +338,9 @@ try {
 const samples = { template: fullTemplate };
 const others = CHECKS.filter((name) => name !== 'templatePage');
 await warmCodeCache(others.map((name) => `checks-${name}.cjs`).join(','), [JSON.stringify(samples), ...others], {}, {
-  script: `const { loadCompiled } = require(${JSON.stringify(fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)))});
+  // Under the bin's JIT flags, as every command runs: V8 refuses a cache made under others.
+  script: `require(${JSON.stringify(fileURLToPath(new URL('../bin/jit-tiers.js', import.meta.url)))});
+const { loadCompiled } = require(${JSON.stringify(fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)))});
 const [samples, ...names] = process.argv.slice(1);
 for (const name of names) loadCompiled(require('node:path').join(${JSON.stringify(fileURLToPath(new URL('../dist/', import.meta.url)))}, 'checks-' + name + '.cjs'))[name](JSON.parse(samples)[name] ?? {});`,
 });
