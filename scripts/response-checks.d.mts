@@ -9,7 +9,7 @@ export declare function checkModules(contract: {
   checkedSchemas: Record<string, z.ZodType>;
   expressedBy: z.core.$ZodRegistry<{ keywords: Record<string, unknown> }>;
 }): Record<string, string>;
-/** Every generated file's text by path, made from src/contract/checked.ts. */
+/** Every generated file's text by path, made from src/contract/client-schemas.ts. */
 export declare function generateResponseChecks(): Promise<Record<string, string>>;
 /** Files in the checks' folder that the generator no longer makes. */
 export declare function leftOver(files: Record<string, string>): string[];

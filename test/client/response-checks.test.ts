@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkModules, generateResponseChecks, leftOver, OUT_DIR, OUT_JS } from '../../scripts/response-checks.mjs';
-import { shapes } from '../../src/client/shapes.js';
-import { checkedSchemas, type CheckName } from '../../src/contract/checked.js';
-import { expressedAs, expressedBy } from '../../src/contract/json-checks.js';
+import { shapes } from '../../src/client/response-validation.js';
+import { checkedSchemas, type CheckName } from '../../src/contract/client-schemas.js';
+import { expressedAs, expressedBy } from '../../src/contract/refinement-keywords.js';
 import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CheckedSchemas, CheckName } from '../contract/checked.js';
+import type { CheckedSchemas, CheckName } from '../contract/client-schemas.js';
 import * as checks from './generated/checks.js';
 
 /**
@@ -20,7 +20,7 @@ export const shapes = Object.fromEntries(
     name,
     {
       check: (body: unknown) => checks[name]()(body),
-      schema: async () => (await import('../contract/checked.js')).checkedSchemas[name],
+      schema: async () => (await import('../contract/client-schemas.js')).checkedSchemas[name],
     },
   ]),
 ) as unknown as Shapes;
