@@ -5,8 +5,8 @@ import { analysisSchema, presetSchema, queueRunSchema, queueSchema, validateForm
 import { templateBodySchema, templateSchema } from './template.js';
 
 /**
- * Every schema the client reads a body with, by the name of its generated check
- * (src/client/generated/checks/<name>.js, made from this list by `npm run response-checks`).
+ * Every schema the client reads a body with, by the name of its generated check (an export of
+ * src/client/generated/response-checks.js, made from this list by `npm run response-checks`).
  */
 export const checkedSchemas = {
   template: templateSchema,
