@@ -1,20 +1,24 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
 
-export function registerConfigUse(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('use')
     .description('Make a profile the current one')
     .argument('<profile>', 'profile name')
     .option('--create', 'start a new, empty profile of that name')
-    .addHelpText('after', '\nExamples:\n  $ reportctl config use staging\n  $ reportctl config use default\n  $ reportctl config use --create staging')
-    .action(wrap(async (profile: string, _o: unknown, command: Command) => runConfigUse(profile, command.optsWithGlobals<ConfigUseOptions>(), deps)));
-}
+    .addHelpText('after', '\nExamples:\n  $ reportctl config use staging\n  $ reportctl config use default\n  $ reportctl config use --create staging');
+export type ConfigUseOptions = OptionsOf<typeof verb>;
 
-export interface ConfigUseOptions extends GlobalOptions {
-  create?: boolean;
+export function registerConfigUse(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<ConfigUseOptions, [profile: string]> = (options, profile) => runConfigUse(profile, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runConfigUse(profile: string, options: ConfigUseOptions, deps: CliDeps): Promise<void> {

@@ -1,18 +1,12 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { visible } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
 
-export interface TemplatesCreateOptions extends GlobalOptions {
-  file?: string;
-  fromPreset?: string;
-  name?: string;
-}
-
-export function registerTemplatesCreate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('create')
     .description('Create a template from a file, from a preset, or (on a terminal) step by step')
@@ -28,8 +22,16 @@ Examples:
   $ reportctl templates create            # on a terminal: a guided walk through the catalogs
 
 Prints the new template's id (the whole document with --json).`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runTemplatesCreate(command.optsWithGlobals<TemplatesCreateOptions>(), deps)));
+    );
+export type TemplatesCreateOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesCreate(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesCreateOptions> = (options) => runTemplatesCreate(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 async function presetBody(session: Session, presetId: string, deps: CliDeps): Promise<Record<string, unknown>> {

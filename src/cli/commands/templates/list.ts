@@ -1,19 +1,13 @@
-import type { Command } from 'commander';
 import { analysisTypeNotes, analysisTypes, reportCategories, reportCategoryNotes } from '../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
+import type { CliDeps } from '../../context.js';
+import { addListOptions, choiceOption } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { templateColumns } from './shared/columns.js';
 
-export interface TemplatesListOptions extends GlobalOptions, ListOptions {
-  analysisType?: string;
-  reportType?: string;
-  reportCategory?: string;
-}
-
-export function registerTemplatesList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   addListOptions(
     parent
       .command('list')
@@ -30,8 +24,16 @@ Examples:
   $ reportctl templates list
   $ reportctl templates list --analysis-type counting --wide
   $ reportctl templates list --all --json > templates.json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runTemplatesList(command.optsWithGlobals<TemplatesListOptions>(), deps)));
+    );
+export type TemplatesListOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesList(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesListOptions> = (options) => runTemplatesList(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 /** A report type not in the catalog would only ever list nothing: say so, with the closest one. */

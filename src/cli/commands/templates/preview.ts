@@ -1,26 +1,18 @@
 import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
-import type { Command } from 'commander';
 import type { Preview } from '../../../preview/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
 import { choiceOption } from '../../list-options.js';
 import { integerOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 
 const orientations = ['portrait', 'landscape'] as const;
-type Orientation = (typeof orientations)[number];
 const formats = ['svg', 'png'] as const;
 type ImageFormat = (typeof formats)[number];
 
-export interface TemplatesPreviewOptions extends GlobalOptions {
-  file?: string;
-  orientation?: Orientation;
-  out?: string;
-  width?: number;
-}
-
-export function registerTemplatesPreview(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('preview')
     .description("Draw a template's page: a sketch on a terminal, SVG when piped, or an SVG or PNG file")
@@ -43,12 +35,16 @@ The page is drawn at its paper size with its margins, each element a box in its 
 Elements that overlap or leave the page are red, and every problem (these, and what the
 service would refuse) is listed on stderr; the page is still drawn. Exit status: 0 once drawn
 (use \`templates validate\` to fail on a bad document), 2 on a bad file or flag.`,
-    )
-    .action(
-      wrap(async (reference: string | undefined, _o: unknown, command: Command) =>
-        runTemplatesPreview(reference, command.optsWithGlobals<TemplatesPreviewOptions>(), deps),
-      ),
     );
+export type TemplatesPreviewOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesPreview(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesPreviewOptions, [reference: string | undefined]> = (options, reference) => runTemplatesPreview(reference, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesPreview(reference: string | undefined, options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {

@@ -1,14 +1,10 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { visible } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 
-export interface TemplatesReplaceOptions extends GlobalOptions {
-  file: string;
-}
-
-export function registerTemplatesReplace(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('replace')
     .description('Replace a whole template with a document (fields left out are gone: not a merge)')
@@ -20,10 +16,16 @@ export function registerTemplatesReplace(parent: Command, deps: CliDeps, wrap: W
 Examples:
   $ reportctl templates get ID --json > t.json && $EDITOR t.json && reportctl templates replace ID --file t.json
   $ reportctl templates replace ID --file - < t.json`,
-    )
-    .action(
-      wrap(async (id: string, _o: unknown, command: Command) => runTemplatesReplace(id, command.optsWithGlobals<TemplatesReplaceOptions>(), deps)),
     );
+export type TemplatesReplaceOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesReplace(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesReplaceOptions, [id: string]> = (options, id) => runTemplatesReplace(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesReplace(reference: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {

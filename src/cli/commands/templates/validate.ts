@@ -1,18 +1,13 @@
-import type { Command } from 'commander';
 import type { Catalogs } from '../../../contract/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type * as InputModule from '../../input.js';
 import type { CheckedDocument } from './shared/verdicts.js';
 
-export interface TemplatesValidateOptions extends GlobalOptions {
-  file?: string;
-  offline?: boolean;
-}
-
-export function registerTemplatesValidate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('validate')
     .description("Check template documents against the service's catalogs (nothing is written)")
@@ -33,13 +28,17 @@ loop over many files costs no more requests than one.
 
 Exit status: 0 when every document is valid, 1 when any is not (a file that cannot be read
 or is not JSON is not valid; the others are still checked), 2 on usage errors.`,
-    )
-    .action(
-      wrap(async (files: string[], _o: unknown, command: Command) => {
-        const options = command.optsWithGlobals<TemplatesValidateOptions>();
-        return runTemplatesValidate(options.file === undefined ? files : [...files, options.file], options, deps);
-      }),
     );
+export type TemplatesValidateOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesValidate(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesValidateOptions, [files: string[]]> = (options, files) =>
+    runTemplatesValidate(options.file === undefined ? files : [...files, options.file], options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
