@@ -2,6 +2,9 @@ import type { CliDeps, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Wrap } from '../action.js';
 import type { Root, RunF } from '../verb.js';
+import { printJson } from '../output.js';
+import { writeLine } from '../io.js';
+import { readJsonInput } from '../input.js';
 
 export const apiMethods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const;
 
@@ -95,14 +98,12 @@ export async function runApi(methodArgument: string, pathArgument: string, optio
   if (queryOnly || options.inputFile !== undefined) {
     query = Object.fromEntries(fields);
     if (options.inputFile !== undefined) {
-      const { readJsonInput } = await import('../input.js');
       body = await readJsonInput(options.inputFile, deps, '--input');
     }
   } else if (fields.length > 0) {
     body = Object.fromEntries(fields.map(([key, value]) => [key, fieldValue(value)]));
   }
 
-  const [{ printJson }, { writeLine }] = await Promise.all([import('../output.js'), import('../io.js')]);
   const session = await deps.api(options);
   const result = await session.api.client.request(method, path, { query, ...(body !== undefined ? { body } : {}) });
   session.progress.stop();

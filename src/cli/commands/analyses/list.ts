@@ -5,6 +5,7 @@ import { addListOptions, choiceOption } from '../../list-options.js';
 import { formatTime, statusColor, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(
@@ -53,7 +54,6 @@ export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[
 }
 
 export async function runAnalysesList(options: AnalysesListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
   await printList(

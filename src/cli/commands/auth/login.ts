@@ -3,6 +3,10 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { settingsFor } from '../../session.js';
+import { openConfig } from '../../config.js';
+import { parseSettingValue, redactKey } from '../config/shared/settings.js';
+import { ApiResponseError } from '../../../client/errors.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -48,12 +52,6 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
 }
 
 export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Promise<void> {
-  const [{ settingsFor }, { openConfig }, { parseSettingValue, redactKey }, { ApiResponseError }] = await Promise.all([
-    import('../../session.js'),
-    import('../../config.js'),
-    import('../config/shared/settings.js'),
-    import('../../../client/errors.js'),
-  ]);
   const before = await settingsFor(options, deps);
   const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
   // The key is checked before anything is saved: a key the service rejects is never stored.

@@ -1,6 +1,8 @@
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { openConfig, resolveSettings } from '../../config.js';
+import { writeLine } from '../../io.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -19,7 +21,6 @@ export function registerAuthLogout(
 }
 
 export async function runAuthLogout(options: AuthLogoutOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig, resolveSettings }, { writeLine }] = await Promise.all([import('../../config.js'), import('../../io.js')]);
   const config = await openConfig(deps.env);
   const current = config.read();
   const name = resolveSettings(options, deps.env, current).profileName;

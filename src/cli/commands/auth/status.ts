@@ -3,6 +3,10 @@ import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { visible } from '../../sanitize.js';
+import { redactKey } from '../config/shared/settings.js';
+import { ApiResponseError, NetworkError } from '../../../client/errors.js';
+import { writeLine } from '../../io.js';
+import { printFields } from '../../output.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -31,12 +35,6 @@ export function registerAuthStatus(
 type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
 export async function runAuthStatus(options: AuthStatusOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ redactKey }, { ApiResponseError, NetworkError }, { writeLine }, { printFields }] = await Promise.all([
-    import('../config/shared/settings.js'),
-    import('../../../client/errors.js'),
-    import('../../io.js'),
-    import('../../output.js'),
-  ]);
   const session = await deps.api(options);
   const { settings, style } = session;
   let state: KeyState = 'valid';

@@ -5,6 +5,7 @@ import { choiceOption } from '../../list-options.js';
 import type { Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printJson, printTable } from '../../output.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -37,7 +38,6 @@ interface ReportTypeRow {
 }
 
 export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printTable }] = await Promise.all([import('../../output.js')]);
   const session = await deps.api(options);
   const catalog = await session.api.catalogs.reportTypes();
   session.progress.stop();

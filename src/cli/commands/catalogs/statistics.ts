@@ -2,6 +2,7 @@ import type { CliDeps } from '../../context.js';
 import type { Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printJson, printTable } from '../../output.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -25,7 +26,6 @@ interface StatisticRow {
 }
 
 export async function runCatalogsStatistics(options: CatalogsStatisticsOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printTable }] = await Promise.all([import('../../output.js')]);
   const session = await deps.api(options);
   const catalog = await session.api.catalogs.statistics();
   session.progress.stop();

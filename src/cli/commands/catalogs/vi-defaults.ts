@@ -3,6 +3,8 @@ import type { CliDeps } from '../../context.js';
 import type { Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printJson, printTable, printFields } from '../../output.js';
+import { writeLine } from '../../io.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -45,10 +47,6 @@ function scaleRange(scale: ColorScale | undefined): string {
 }
 
 export async function runCatalogsViDefaults(options: CatalogsViDefaultsOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printTable, printFields }, { writeLine }] = await Promise.all([
-    import('../../output.js'),
-    import('../../io.js'),
-  ]);
   const session = await deps.api(options);
   const defaults: VegetationIndexDefaults = await session.api.catalogs.vegetationIndexDefaults();
   session.progress.stop();

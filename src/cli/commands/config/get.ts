@@ -1,10 +1,12 @@
 import { Argument } from '../../typed-commander.js';
-import { profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
+import { profileKeyNotes, profileKeys, type ProfileKey, readConfig } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { describeSettings } from './shared/settings.js';
+import { writeLine } from '../../io.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -25,11 +27,6 @@ export function registerConfigGet(
 }
 
 export async function runConfigGet(key: ProfileKey, options: ConfigGetOptions, deps: CliDeps): Promise<void> {
-  const [{ readConfig }, { describeSettings }, { writeLine }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../io.js'),
-  ]);
   const config = readConfig(deps.env);
   const row = describeSettings(options, deps.env, config.config, options.reveal === true).find((setting) => setting.key === key)!;
   if (options.json) return writeLine(deps.io.stdout, JSON.stringify({ key, value: row.value ?? null, source: row.source }));

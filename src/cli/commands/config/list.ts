@@ -2,6 +2,11 @@ import type { CliDeps } from '../../context.js';
 import type { Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { readConfig } from '../../config.js';
+import { describeSettings } from './shared/settings.js';
+import { printJson, printTable } from '../../output.js';
+import { loadStyle } from '../../style.js';
+import { colorEnabled } from '../../io.js';
 
 interface Row {
   key: string;
@@ -27,13 +32,6 @@ export function registerConfigList(
 }
 
 export async function runConfigList(options: ConfigListOptions, deps: CliDeps): Promise<void> {
-  const [{ readConfig }, { describeSettings }, { printJson, printTable }, { loadStyle }, { colorEnabled }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../output.js'),
-    import('../../style.js'),
-    import('../../io.js'),
-  ]);
   const config = readConfig(deps.env);
   const stored = config.config;
   const rows = describeSettings(options, deps.env, stored);

@@ -1,9 +1,11 @@
 import { Argument } from '../../typed-commander.js';
-import { profileField, profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
+import { profileField, profileKeyNotes, profileKeys, type ProfileKey, openConfig, resolveSettings } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { parseSettingValue, redactKey, checkProfileName } from './shared/settings.js';
+import { writeLine } from '../../io.js';
 
 const environmentOverrides: Partial<Record<ProfileKey, string>> = { 'base-url': 'REPORTCTL_BASE_URL', 'api-key': 'REPORTCTL_API_KEY' };
 
@@ -38,11 +40,6 @@ export function registerConfigSet(
 }
 
 export async function runConfigSet(key: ProfileKey, rawValue: string, options: ConfigSetOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig, resolveSettings }, { parseSettingValue, redactKey, checkProfileName }, { writeLine }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../io.js'),
-  ]);
   const value = parseSettingValue(key, rawValue);
   const config = await openConfig(deps.env);
   const current = config.read();

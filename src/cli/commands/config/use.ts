@@ -2,6 +2,10 @@ import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
+import { openConfig } from '../../config.js';
+import { checkProfileName } from './shared/settings.js';
+import { writeLine } from '../../io.js';
+import { closestMatch } from '../../suggest.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -22,12 +26,6 @@ export function registerConfigUse(
 }
 
 export async function runConfigUse(profile: string, options: ConfigUseOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig }, { checkProfileName }, { writeLine }, { closestMatch }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../io.js'),
-    import('../../suggest.js'),
-  ]);
   const name = checkProfileName(profile);
   const config = await openConfig(deps.env);
   const current = config.read();

@@ -8,6 +8,8 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
 import { visible } from '../../sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
+import { readConfig } from '../../config.js';
+import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 
 export interface DoctorCheck {
   name: string;
@@ -59,7 +61,6 @@ export function nodeVersionCheck(version: string | undefined, now: number): Doct
 
 export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion, deps.clock.now())];
-  const [{ readConfig }, { ApiResponseError, NetworkError }] = await Promise.all([import('../../config.js'), import('../../../client/errors.js')]);
 
   const config = readConfig(deps.env);
   try {

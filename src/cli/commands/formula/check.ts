@@ -91,7 +91,7 @@ export function formulaReport(formula: string, rules: FormulaRules): FormulaRepo
 
 /** The rules the service publishes; loaded lazily so the offline check never loads the client. */
 export async function remoteFormulaRules(options: GlobalOptions, deps: CliDeps): Promise<FormulaRules> {
-  const [{ formulaRulesOf }] = await Promise.all([import('../../../contract/template.js')]);
+  const { formulaRulesOf } = await import('../../../contract/template.js');
   const session = await deps.api(options);
   const defaults = await session.api.catalogs.vegetationIndexDefaults();
   session.progress.stop();

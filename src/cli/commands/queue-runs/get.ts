@@ -3,6 +3,10 @@ import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { stepColumns, stepsDone } from './shared/columns.js';
+import { findQueueRun } from '../../../client/api.js';
+import { printJson, printTable, printFields, formatTime, statusColor } from '../../output.js';
+import { writeLine } from '../../io.js';
+import { resolveQueueRunId } from '../../resolve.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -23,12 +27,6 @@ export function registerQueueRunsGet(
 }
 
 export async function runQueueRunsGet(reference: string, options: QueueRunsGetOptions, deps: CliDeps): Promise<void> {
-  const [{ findQueueRun }, { printJson, printTable, printFields, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
-    import('../../../client/api.js'),
-    import('../../output.js'),
-    import('../../io.js'),
-    import('../../resolve.js'),
-  ]);
   const session = await deps.api(options);
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   // The service has no endpoint for one run: it is looked up in the list.

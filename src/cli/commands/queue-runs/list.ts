@@ -4,6 +4,7 @@ import { addListOptions, choiceOption } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { queueRunColumns } from './shared/columns.js';
+import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(
@@ -33,7 +34,6 @@ export function registerQueueRunsList(
 }
 
 export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   await printList(
     deps,

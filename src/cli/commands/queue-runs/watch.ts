@@ -10,6 +10,9 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import { currentStep, stepsDone, stepSymbol } from './shared/columns.js';
+import { findQueueRun } from '../../../client/api.js';
+import { ApiResponseError, NetworkError } from '../../../client/errors.js';
+import { resolveQueueRunId } from '../../resolve.js';
 
 /** Longest pause between tries while the service is failing. */
 const MAX_BACKOFF_MS = 30_000;
@@ -60,11 +63,6 @@ interface WatchView {
 }
 
 export async function runQueueRunsWatch(reference: string, options: QueueRunsWatchOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ findQueueRun }, { ApiResponseError, NetworkError }, { resolveQueueRunId }] = await Promise.all([
-    import('../../../client/api.js'),
-    import('../../../client/errors.js'),
-    import('../../resolve.js'),
-  ]);
   const session = await deps.api(options);
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   const intervalMs = Math.round((options.interval ?? 5) * 1000);

@@ -4,6 +4,7 @@ import { addListOptions } from '../../list-options.js';
 import { formatTime, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(parent.command('list').alias('ls').description("List the account's saved queues, newest first"))
@@ -40,7 +41,6 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
 }
 
 export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   await printList(
     deps,

@@ -5,6 +5,11 @@ import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
+import { submitTemplate } from './shared/submit.js';
+import { printJson } from '../../output.js';
+import { closestMatch } from '../../suggest.js';
+import { readJsonInput } from '../../input.js';
+import { runCreateWizard } from './shared/wizard.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -40,7 +45,6 @@ async function presetBody(session: Session, presetId: string, deps: CliDeps): Pr
     if (preset.id === presetId) return { ...preset.seedPayload };
     ids.push(preset.id);
   }
-  const { closestMatch } = await import('../../suggest.js');
   const guess = closestMatch(presetId, ids);
   throw new CliError(`no preset ${presetId}`, ExitCode.notFound, guess ? `did you mean ${guess}? (see \`reportctl templates presets\`)` : 'see `reportctl templates presets`');
 }
@@ -56,15 +60,10 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   if (options.fromPreset !== undefined && options.name === undefined && !interactive) {
     throw new UsageError('--from-preset needs --name NAME (the new template\'s name)');
   }
-  const [{ submitTemplate }, { printJson }] = await Promise.all([
-    import('./shared/submit.js'),
-    import('../../output.js'),
-  ]);
   const session = await deps.api(options);
 
   let body: unknown;
   if (options.file !== undefined) {
-    const { readJsonInput } = await import('../../input.js');
     body = await readJsonInput(options.file, deps);
     if (options.name !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
       body = { ...(body as Record<string, unknown>), name: options.name };
@@ -81,7 +80,6 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     }
     body = { ...seed, name };
   } else {
-    const { runCreateWizard } = await import('./shared/wizard.js');
     const fromWizard = await runCreateWizard(session, deps);
     if (fromWizard === null) {
       writeLine(deps.io.stderr, 'nothing created');

@@ -4,6 +4,8 @@ import { canPrompt, writeLine } from '../../io.js';
 import { visible } from '../../sanitize.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { resolveTemplate } from '../../resolve.js';
+import { shortId } from '../../output.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -25,7 +27,6 @@ export function registerTemplatesDelete(
 }
 
 export async function runTemplatesDelete(reference: string, options: TemplatesDeleteOptions, deps: CliDeps): Promise<void> {
-  const [{ resolveTemplate }, { shortId }] = await Promise.all([import('../../resolve.js'), import('../../output.js')]);
   const session = await deps.api(options);
   // A template that is not there is a 404 before any question about deleting it.
   const template = await resolveTemplate(session.api, reference, deps.signal);

@@ -5,6 +5,8 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import type { TemplatePlan } from './shared/plan.js';
+import { unifiedHunks } from './shared/unified-diff.js';
+import { jsonForTerminal } from '../../sanitize.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -39,12 +41,7 @@ export function registerTemplatesDiff(
 }
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ planFromFolder, planSummary }, { unifiedHunks }, { quoted }, { jsonForTerminal }] = await Promise.all([
-    import('./shared/plan.js'),
-    import('./shared/unified-diff.js'),
-    import('./shared/folder.js'),
-    import('../../sanitize.js'),
-  ]);
+  const [{ planFromFolder, planSummary }, { quoted }] = await Promise.all([import('./shared/plan.js'), import('./shared/folder.js')]);
   const { session, plan } = await planFromFolder(dir, options, deps);
   const changes = changesOf(plan);
   if (options.json) {

@@ -9,6 +9,11 @@ import { canPrompt, writeLine } from '../../io.js';
 import { EditorFailed } from '../../editor.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { invalidTemplate, submitTemplate } from './shared/submit.js';
+import { printJson } from '../../output.js';
+import { resolveTemplate } from '../../resolve.js';
+import { parseJsonText } from '../../input.js';
+import { explainError } from '../../explain.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -61,16 +66,8 @@ function withoutErrors(text: string): string {
 
 export async function runTemplatesEdit(reference: string, options: TemplatesEditOptions, deps: CliDeps): Promise<void> {
   if (deps.editor.command === undefined) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
-  const [{ validateTemplateBody }, { invalidTemplate, submitTemplate }, { printJson }, { resolveTemplate }, { parseJsonText }, { explainError }] =
-    await Promise.all([
-      import('../../../contract/index.js'),
-      import('./shared/submit.js'),
-      import('../../output.js'),
-      import('../../resolve.js'),
-      import('../../input.js'),
-      import('../../explain.js'),
-    ]);
-  const { cachedCatalogs } = await import('../../catalog-cache.js');
+  // The contract loads zod; the cache, node:crypto.
+  const [{ validateTemplateBody }, { cachedCatalogs }] = await Promise.all([import('../../../contract/index.js'), import('../../catalog-cache.js')]);
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const id = template.id;

@@ -1,6 +1,8 @@
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printJson, printFields } from '../../output.js';
+import { resolveTemplate } from '../../resolve.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -21,10 +23,6 @@ export function registerTemplatesGet(
 }
 
 export async function runTemplatesGet(reference: string, options: TemplatesGetOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printFields }, { resolveTemplate }] = await Promise.all([
-    import('../../output.js'),
-    import('../../resolve.js'),
-  ]);
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   if (options.json) return printJson(deps, template);

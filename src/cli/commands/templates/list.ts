@@ -6,6 +6,8 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { templateColumns } from './shared/columns.js';
+import { closestMatch } from '../../suggest.js';
+import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(
@@ -38,7 +40,8 @@ export function registerTemplatesList(
 
 /** A report type not in the catalog would only ever list nothing: say so, with the closest one. */
 async function checkReportType(reportType: string, session: Session, deps: CliDeps): Promise<void> {
-  const [{ cachedCatalogs }, { closestMatch }] = await Promise.all([import('../../catalog-cache.js'), import('../../suggest.js')]);
+  // Loaded here: the cache loads node:crypto, which other commands never need.
+  const { cachedCatalogs } = await import('../../catalog-cache.js');
   const catalog = (await cachedCatalogs(session, deps)).reportTypes;
   const keys = [...new Set(analysisTypes.flatMap((type) => catalog[type].map((entry) => entry.key)))];
   if (keys.includes(reportType)) return;
@@ -47,7 +50,6 @@ async function checkReportType(reportType: string, session: Session, deps: CliDe
 }
 
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };

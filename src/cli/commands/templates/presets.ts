@@ -3,6 +3,7 @@ import { addListOptions } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { presetColumns } from './shared/columns.js';
+import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(parent.command('presets').description('List starter templates (use one with `templates create --from-preset ID`)'))
@@ -19,7 +20,6 @@ export function registerTemplatesPresets(
 }
 
 export async function runTemplatesPresets(options: TemplatesPresetsOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   await printList(
     deps,

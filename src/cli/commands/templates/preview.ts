@@ -7,6 +7,12 @@ import { choiceOption } from '../../list-options.js';
 import { integerOption } from '../../parse.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { loadStyle } from '../../style.js';
+import { connect } from '../../session.js';
+import { resolveTemplate } from '../../resolve.js';
+import { visible } from '../../sanitize.js';
+import { jsonText } from '../../output.js';
+import { readJsonInput } from '../../input.js';
 
 const orientations = ['portrait', 'landscape'] as const;
 const formats = ['svg', 'png'] as const;
@@ -65,17 +71,17 @@ export async function runTemplatesPreview(reference: string | undefined, options
 
   if (options.out !== undefined && format !== undefined) {
     const image = format === 'svg' ? preview.svg : await rasterise(preview.svg);
+    // Loaded here: it loads node:crypto, which other commands never need.
     const { writeFileAtomically } = await import('../../output-file.js');
     await writeFileAtomically(options.out, image, '--out');
-    if (options.json) writeLine(deps.io.stdout, (await import('../../output.js')).jsonText(deps, summary(preview, { out: options.out })));
+    if (options.json) writeLine(deps.io.stdout, jsonText(deps, summary(preview, { out: options.out })));
     else writeLine(deps.io.stderr, `wrote ${options.out} (${layout.paperSize} ${layout.orientation})`);
   } else if (options.json) {
     // The whole SVG in one line: waited out like any large output, for a slow reader. The
     // name and problems may be the service's: on a terminal, its C1 characters escaped.
-    const { jsonText } = await import('../../output.js');
     await writeData(deps.io.stdout, jsonText(deps, summary(preview, { svg: preview.svg })) + '\n');
   } else if (isStdoutTTY(deps.io)) {
-    const [{ sketchPage }, { loadStyle }] = await Promise.all([import('../../../preview/sketch.js'), import('../../style.js')]);
+    const { sketchPage } = await import('../../../preview/sketch.js');
     const colour = colorEnabled(deps.io, deps.env, options.color);
     const style = await loadStyle(colour, deps.env);
     const lines = sketchPage(layout, {
@@ -100,10 +106,8 @@ function imageFormatOf(file: string): ImageFormat {
 /** The document from stdin, a file or the service (by id, id prefix or name). */
 async function templateDocument(reference: string | undefined, options: TemplatesPreviewOptions, deps: CliDeps): Promise<unknown> {
   if (options.file !== undefined || reference === '-') {
-    const { readJsonInput } = await import('../../input.js');
     return options.file !== undefined ? readJsonInput(options.file, deps, '--file') : readJsonInput('-', deps, 'stdin');
   }
-  const [{ connect }, { resolveTemplate }] = await Promise.all([import('../../session.js'), import('../../resolve.js')]);
   const session = await connect(options, deps);
   const template = await resolveTemplate(session.api, reference!, deps.signal);
   session.progress.stop();
@@ -134,7 +138,6 @@ function summary(preview: Preview, rest: { svg: string } | { out: string }) {
 
 async function reportProblems(problems: string[], options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
   if (problems.length === 0 || options.json) return;
-  const [{ visible }, { loadStyle }] = await Promise.all([import('../../sanitize.js'), import('../../style.js')]);
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
   writeLine(deps.io.stderr, style.yellow(problems.length === 1 ? '1 problem:' : `${problems.length} problems:`));
   for (const problem of problems) writeLine(deps.io.stderr, visible(`  ${problem}`));

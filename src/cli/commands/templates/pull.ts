@@ -3,6 +3,9 @@ import { CliError, ExitCode } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileNameFor } from './shared/slug.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -34,13 +37,8 @@ export function registerTemplatesPull(
 }
 
 export async function runTemplatesPull(dir: string, options: TemplatesPullOptions, deps: CliDeps): Promise<void> {
-  const [{ readFile, mkdir }, { join }, folder, { fileNameFor }, { writeFileAtomically }] = await Promise.all([
-    import('node:fs/promises'),
-    import('node:path'),
-    import('./shared/folder.js'),
-    import('./shared/slug.js'),
-    import('../../output-file.js'),
-  ]);
+  // The folder's reader loads zod (the contract); the atomic writer, node:crypto.
+  const [folder, { writeFileAtomically }] = await Promise.all([import('./shared/folder.js'), import('../../output-file.js')]);
   const { filesByName, nameIn, quoted, serviceTemplatesByName, templateFileNames, templateFileText } = folder;
   // What the folder holds now: a file that is not JSON, or holds no name, matches no template.
   const names = await templateFileNames(dir, true);

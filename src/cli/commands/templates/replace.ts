@@ -3,6 +3,10 @@ import { visible } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { submitTemplate } from './shared/submit.js';
+import { printJson } from '../../output.js';
+import { readJsonInput } from '../../input.js';
+import { resolveTemplateId } from '../../resolve.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -29,12 +33,6 @@ export function registerTemplatesReplace(
 }
 
 export async function runTemplatesReplace(reference: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
-  const [{ submitTemplate }, { printJson }, { readJsonInput }, { resolveTemplateId }] = await Promise.all([
-    import('./shared/submit.js'),
-    import('../../output.js'),
-    import('../../input.js'),
-    import('../../resolve.js'),
-  ]);
   const body = await readJsonInput(options.file, deps);
   const session = await deps.api(options);
   const id = await resolveTemplateId(session.api, reference, deps.signal);

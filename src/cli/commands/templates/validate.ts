@@ -4,8 +4,9 @@ import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import type * as InputModule from '../../input.js';
 import type { CheckedDocument } from './shared/verdicts.js';
+import * as input from '../../input.js';
+import { invalidDocuments, printVerdicts } from './shared/verdicts.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -43,14 +44,10 @@ export function registerTemplatesValidate(
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const [input, { validateTemplateBody }, { printVerdicts, invalidDocuments }] = await Promise.all([
-    import('../../input.js'),
-    import('../../../contract/index.js'),
-    import('./shared/verdicts.js'),
-  ]);
+  const { validateTemplateBody } = await import('../../../contract/index.js');
   // Every file is read first, and one that cannot be read or parsed is a verdict of its own:
   // the others are still checked.
-  const documents = await Promise.all(files.map((file) => readDocument(file, deps, input)));
+  const documents = await Promise.all(files.map((file) => readDocument(file, deps)));
   const catalogs = documents.some((document) => 'body' in document) ? await catalogsToCheckWith(options, deps) : undefined;
   const checked = documents.map((document): CheckedDocument => {
     const label = document.file === '-' ? 'stdin' : document.file;
@@ -64,7 +61,7 @@ export async function runTemplatesValidate(files: string[], options: TemplatesVa
 type Document = { file: string } & ({ body: unknown } | { reason: string });
 
 /** A file's document, or why there is none (`no such file`, `not valid JSON: line 3, …`). */
-async function readDocument(file: string, deps: CliDeps, input: typeof InputModule): Promise<Document> {
+async function readDocument(file: string, deps: CliDeps): Promise<Document> {
   let text: string;
   try {
     text = await input.readText(file, deps);
@@ -82,8 +79,9 @@ async function catalogsToCheckWith(options: TemplatesValidateOptions, deps: CliD
     writeLine(deps.io.stderr, "checked offline, against the catalogs bundled with reportctl (those `serve` starts with); the service's may differ");
     return seedCatalogs;
   }
-  const [{ cachedCatalogs }] = await Promise.all([import('../../catalog-cache.js')]);
   const session = await deps.api(options);
+  // Loaded here: the cache loads node:crypto, which other commands never need.
+  const { cachedCatalogs } = await import('../../catalog-cache.js');
   const catalogs = await cachedCatalogs(session, deps);
   session.progress.stop();
   return catalogs;
