@@ -2,10 +2,9 @@ import type { ReportTypeEntry } from '../../../contract/index.js';
 import { analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
 import { choiceOption } from '../../list-options.js';
-import type { Column } from '../../output.js';
+import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { printJson, printTable } from '../../output.js';
 
 const verb = (parent: Parent) =>
   parent

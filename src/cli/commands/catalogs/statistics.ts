@@ -1,8 +1,7 @@
 import type { CliDeps } from '../../context.js';
-import type { Column } from '../../output.js';
+import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { printJson, printTable } from '../../output.js';
 
 const verb = (parent: Parent) =>
   parent

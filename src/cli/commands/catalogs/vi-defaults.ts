@@ -1,9 +1,8 @@
 import type { ColorScale, VegetationIndexDefaults } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
-import type { Column } from '../../output.js';
+import { printJson, printTable, printFields, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { printJson, printTable, printFields } from '../../output.js';
 import { writeLine } from '../../io.js';
 
 const verb = (parent: Parent) =>

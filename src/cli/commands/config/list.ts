@@ -1,10 +1,9 @@
 import type { CliDeps } from '../../context.js';
-import type { Column } from '../../output.js';
+import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { readConfig } from '../../config.js';
 import { describeSettings } from './shared/settings.js';
-import { printJson, printTable } from '../../output.js';
 import { loadStyle } from '../../style.js';
 import { colorEnabled } from '../../io.js';
 

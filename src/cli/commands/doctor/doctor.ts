@@ -4,7 +4,7 @@ import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
 import { visible } from '../../sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
@@ -21,7 +21,7 @@ export interface DoctorCheck {
 const MIN_NODE = [20, 18, 1] as const;
 const MAX_SKEW_SECONDS = 30;
 
-const verb = (program: Parent) =>
+const verb = (program: Root) =>
   program
     .command('doctor')
     .description('Check Node.js, the config file, the service, the key and the clock, and say what to fix')
@@ -29,7 +29,7 @@ const verb = (program: Parent) =>
 export type DoctorOptions = OptionsOf<typeof verb>;
 
 export function registerDoctor(
-  program: Parent,
+  program: Root,
   deps: CliDeps,
   wrap: Wrap,
   runF: RunF<DoctorOptions> = (options) => runDoctor(options, deps),

@@ -4,9 +4,8 @@ import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import type { CheckedDocument } from './shared/verdicts.js';
+import { invalidDocuments, printVerdicts, type CheckedDocument } from './shared/verdicts.js';
 import * as input from '../../input.js';
-import { invalidDocuments, printVerdicts } from './shared/verdicts.js';
 
 const verb = (parent: Parent) =>
   parent
