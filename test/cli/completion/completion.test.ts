@@ -12,4 +12,13 @@ describe('completion flags', () => {
       [['completion'], { usage: /missing required argument 'shell'/ }],
     ],
   );
+  // The hidden verb the shell scripts call for ids.
+  itParsesFlags(
+    (program, deps, wrap, runF) => registerCompletion(program, deps, wrap, undefined, runF),
+    [
+      [['__complete', 'template-ids'], { options: {}, args: ['template-ids'] }],
+      [['__complete', 'run-ids', '--names'], { options: { names: true }, args: ['run-ids'] }],
+      [['__complete'], { usage: /missing required argument 'kind'/ }],
+    ],
+  );
 });
