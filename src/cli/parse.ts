@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from './typed-commander.js';
 
 /** A commander argParser for a whole number in [min, max]; the message names the value. */
 export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER) {

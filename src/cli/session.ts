@@ -6,6 +6,7 @@ import { colorEnabled, isStderrTTY, writeLine } from './io.js';
 import { loadStyle } from './style.js';
 import { visible } from './sanitize.js';
 import { importPackage } from './import-package.js';
+import { serviceApi } from '../client/api.js';
 
 export type { Progress, Session } from './context.js';
 
@@ -59,7 +60,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
   for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
   const settings = { ...configured, baseUrl: baseUrl.url };
-  const [{ ApiClient }, { serviceApi }] = await Promise.all([import('../client/http.js'), import('../client/api.js')]);
+  const { ApiClient } = await import('../client/http.js');
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
   const progress = await startProgress(deps);
   const tty = isStderrTTY(deps.io);

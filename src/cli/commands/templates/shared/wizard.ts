@@ -6,6 +6,7 @@ import { writeLine } from '../../../io.js';
 import { jsonForTerminal, visible } from '../../../sanitize.js';
 import type { Session } from '../../../session.js';
 import { SEPARATOR, type Prompter } from '../../../prompter.js';
+import { checkFormula } from '../../../../formula/check.js';
 
 type StartFrom = { kind: 'scratch' } | { kind: 'preset'; preset: Preset };
 
@@ -124,10 +125,7 @@ async function scratchBody(prompts: Prompter, catalogs: Catalogs, language: 'en'
 
 /** indexName, and for Custom_Index the formula (checked as typed) and L when it uses L. */
 async function askIndex(prompts: Prompter, catalogs: Catalogs): Promise<Record<string, unknown>> {
-  const [{ CUSTOM_INDEX, formulaRulesOf }, { checkFormula }] = await Promise.all([
-    import('../../../../contract/index.js'),
-    import('../../../../formula/check.js'),
-  ]);
+  const { CUSTOM_INDEX, formulaRulesOf } = await import('../../../../contract/index.js');
   const viDefaults = catalogs.vegetationIndexDefaults;
   const indexName = await prompts.select<string>({
     message: 'Vegetation index',
