@@ -2,7 +2,7 @@ import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { redactKey } from '../config/shared/settings.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 import { writeLine } from '../../io.js';
@@ -67,7 +67,7 @@ export async function runAuthStatus(options: AuthStatusOptions, deps: CliDeps): 
   }[state];
   // People read the status and these lines; scripts read the status and the JSON failure line.
   if (!options.json && state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
-  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${visible(detail)}`);
+  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${escapeControls(detail)}`);
   if (options.json) {
     writeLine(
       deps.io.stdout,

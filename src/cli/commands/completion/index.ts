@@ -4,7 +4,7 @@ import type { Wrap } from '../../action.js';
 import { Argument, type CommandUnknownOpts } from '../../typed-commander.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { describeChoices } from '../../choice-notes.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { bashScript } from './shared/bash.js';
 import { fishScript } from './shared/fish.js';
 import { COMPLETABLE_ID } from './shared/scripts.js';
@@ -69,7 +69,7 @@ export async function runCompleteIds(kind: string, options: CompleteIdsOptions, 
   try {
     const ids = await idsOf(kind, options, deps);
     for (const { id, name } of ids) {
-      if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${visible(name)}` : id);
+      if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${escapeControls(name)}` : id);
     }
   } catch {
     // Completion must never print errors into the user's command line.

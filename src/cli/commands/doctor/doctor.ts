@@ -6,7 +6,7 @@ import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
 import { readConfig } from '../../config.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
@@ -142,8 +142,8 @@ export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<
     const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
     for (const check of checks) {
       // Details may quote the service (where a redirect points).
-      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${visible(check.detail)}`);
-      if (check.fix) writeLine(deps.io.stdout, `    fix: ${visible(check.fix)}`);
+      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${escapeControls(check.detail)}`);
+      if (check.fix) writeLine(deps.io.stdout, `    fix: ${escapeControls(check.fix)}`);
     }
   }
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);

@@ -4,8 +4,8 @@ import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { terminalWidth, writeLine } from '../../io.js';
 import { jsonText, paint, statusColor, type Segment } from '../../output.js';
-import { visible } from '../../sanitize.js';
-import { secondsOption } from '../../parse.js';
+import { escapeControls } from '../../sanitize.js';
+import { secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
@@ -103,7 +103,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
         throw error;
       }
       const waitMs = Math.min(deadline - now, failingSince + maxUnreachableMs - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
-      view.notice(`reportctl: ${visible(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
+      view.notice(`reportctl: ${escapeControls(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
       await deps.clock.sleep(waitMs, deps.signal);
       continue;
     }
@@ -175,8 +175,8 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
   const width = terminalWidth(deps.io) - 1;
   const now = deps.clock.now();
   const steps = [...run.steps].sort((a, b) => a.order - b.order);
-  const lotWidth = Math.max(3, ...steps.map((step) => visible(step.lotId).length));
-  const typeWidth = Math.max(8, ...steps.map((step) => visible(step.analysisType).length));
+  const lotWidth = Math.max(3, ...steps.map((step) => escapeControls(step.lotId).length));
+  const typeWidth = Math.max(8, ...steps.map((step) => escapeControls(step.analysisType).length));
   const paint = (status: string) => statusColor(status, style);
   const lines: Segment[][] = [
     [[run.name, style.bold], [`  ${run.id}`, style.dim]],
@@ -189,7 +189,7 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
   for (const step of steps) {
     lines.push([
       [`  ${stepSymbol(step.status)} `, paint(step.status)],
-      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${visible(step.lotId).padEnd(lotWidth)}  ${visible(step.analysisType).padEnd(typeWidth)}  `],
+      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${escapeControls(step.lotId).padEnd(lotWidth)}  ${escapeControls(step.analysisType).padEnd(typeWidth)}  `],
       [step.status, paint(step.status)],
       [step.analysisId ? `  ${step.analysisId}` : '', style.dim],
     ]);
@@ -206,7 +206,7 @@ function fit(segments: Segment[], width: number): string {
   for (const [text, paintText] of segments) {
     if (left <= 0) break;
     // Made visible before measuring, so an escaped control character still fits the line.
-    const escaped = visible(text);
+    const escaped = escapeControls(text);
     const shown = escaped.length > left ? escaped.slice(0, Math.max(0, left - 1)) + '…' : escaped;
     left -= shown.length;
     line += paintText && shown !== '' ? paintText(shown) : shown;

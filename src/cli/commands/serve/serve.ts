@@ -1,7 +1,7 @@
 import type { CliDeps } from '../../context.js';
 import { CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
-import { integerOption, repeatable, secondsOption } from '../../parse.js';
+import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import type { OptionsOf, Root, RunF } from '../../verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';

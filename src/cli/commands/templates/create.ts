@@ -1,5 +1,5 @@
 import type { CliDeps } from '../../context.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
@@ -91,5 +91,5 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   const created = await submitTemplate(session.api, body, (value) => session.api.templates.create(value), 'the document');
   if (options.json) return printJson(deps, created);
   writeLine(deps.io.stdout, created.id);
-  writeLine(deps.io.stderr, `created template ${created.id} (${visible(created.name)})`);
+  writeLine(deps.io.stderr, `created template ${created.id} (${escapeControls(created.name)})`);
 }

@@ -1,7 +1,7 @@
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { resolveTemplate } from '../../resolve.js';
@@ -33,7 +33,7 @@ export async function runTemplatesDelete(reference: string, options: TemplatesDe
   const { id } = template;
   session.progress.stop();
   // The id has the service's shape (resolveTemplate checks it); the name is anything.
-  const named = `"${visible(template.name)}" (${shortId(id)})`;
+  const named = `"${escapeControls(template.name)}" (${shortId(id)})`;
   if (!options.yes) {
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError(`refusing to delete template ${named} without confirmation`, 'pass --yes to delete without a prompt');

@@ -1,4 +1,4 @@
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -104,7 +104,7 @@ export async function runTemplatesEdit(reference: string, options: TemplatesEdit
       await removeEditDir(file);
       if (options.json) return printJson(deps, replaced);
       writeLine(deps.io.stdout, replaced.id);
-      writeLine(deps.io.stderr, `replaced template ${replaced.id} (${visible(replaced.name)})`);
+      writeLine(deps.io.stderr, `replaced template ${replaced.id} (${escapeControls(replaced.name)})`);
       return;
     } catch (error) {
       // What the user can fix in the editor: bad JSON, a template that is not valid, a 400.

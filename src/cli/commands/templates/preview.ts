@@ -4,13 +4,13 @@ import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
 import { choiceOption } from '../../list-options.js';
-import { integerOption } from '../../parse.js';
+import { integerOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { loadStyle } from '../../style.js';
 import { connect } from '../../session.js';
 import { resolveTemplate } from '../../resolve.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { jsonText } from '../../output.js';
 import { readJsonInput } from '../../input.js';
 
@@ -140,5 +140,5 @@ async function reportProblems(problems: string[], options: TemplatesPreviewOptio
   if (problems.length === 0 || options.json) return;
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
   writeLine(deps.io.stderr, style.yellow(problems.length === 1 ? '1 problem:' : `${problems.length} problems:`));
-  for (const problem of problems) writeLine(deps.io.stderr, visible(`  ${problem}`));
+  for (const problem of problems) writeLine(deps.io.stderr, escapeControls(`  ${problem}`));
 }

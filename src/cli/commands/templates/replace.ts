@@ -1,5 +1,5 @@
 import type { CliDeps } from '../../context.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -39,5 +39,5 @@ export async function runTemplatesReplace(reference: string, options: TemplatesR
   const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
   if (options.json) return printJson(deps, replaced);
   writeLine(deps.io.stdout, replaced.id);
-  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${visible(replaced.name)})`);
+  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${escapeControls(replaced.name)})`);
 }

@@ -1,7 +1,7 @@
 import type { Wrap } from '../../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
-import { integerOption } from '../../../parse.js';
+import { integerOption } from '../../../option-parsers.js';
 import { writeLine } from '../../../io.js';
 import { printRows } from '../shared/print.js';
 import { withDb, withStore } from '../shared/store.js';

@@ -2,7 +2,7 @@ import type { Wrap } from '../../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { integerOption } from '../../../parse.js';
+import { integerOption } from '../../../option-parsers.js';
 import { printRows, queueRunRow } from '../shared/print.js';
 import { withDb, withStore } from '../shared/store.js';
 
