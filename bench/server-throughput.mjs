@@ -9,6 +9,8 @@
 // serve's) says what the ratio would be if both had one.
 // Scenarios: 32 and 8 connections, on one account and on several (connections dealt to the
 // accounts in turn). Target: serve ≥ 0.6× bare on one account, at 32 connections and at 8.
+// Figures before and after, profiles, and how to read them on a shared machine:
+// docs/performance.md (List throughput: measured).
 //
 //   npm run build && node bench/server-throughput.mjs
 //   options: --rounds 5 --seconds 3 --connections 32,8 --accounts 1,8

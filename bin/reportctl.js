@@ -2,11 +2,7 @@
 // CommonJS (see bin/package.json): the built CLI is one CommonJS file, compiled from the
 // build's V8 code cache where there is one (code-cache.js).
 'use strict';
-// Node 24 turned on V8's background Maglev and Sparkplug compilers; Node 20 and 22 have both off.
-// A background compile that waits for a garbage collection while process.exit joins V8's threads
-// deadlocks the exit: the command's work is done and the process never ends (nodejs/node#54918,
-// about half the runs that cut off a 64 MiB answer). Off here too, before any code is compiled.
-require('node:v8').setFlagsFromString('--no-maglev --no-concurrent-sparkplug');
+require('./jit-tiers.js');
 const path = require('node:path');
 const { loadCompiled } = require('./code-cache.js');
 

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire, isBuiltin } from 'node:module';
@@ -76,24 +76,24 @@ const keepApart = {
     pluginBuild.onResolve({ filter: /^\.\/[\w-]+\.cjs$/ }, (args) => (args.namespace === 'required' ? { path: args.path, external: true } : undefined));
   },
 };
-/** The generated checks (src/client/generated/checks/), by name. */
-const CHECKS = readdirSync(new URL('../src/client/generated/checks/', import.meta.url))
-  .filter((file) => file.endsWith('.js'))
-  .map((file) => file.slice(0, -3));
+/** The client's generated checks (one module, scripts/response-checks.mjs), and their names. */
+const CHECKS_SOURCE = 'src/client/generated/response-checks.js';
+const CHECKS = Object.keys(await import(`../${CHECKS_SOURCE}`));
 /**
- * Each generated check is a file of its own, dist/checks-<name>.cjs with its code cache, read
- * on the first use of its binding in the checks' index, which the client makes before the
- * request that needs it (ResponseShape.load): `templates get` reads the template's check, some
- * 30 KB, not all twelve (160 KB), and offline commands none.
+ * Each generated check is a file of its own, dist/checks-<name>.cjs with its code cache (the
+ * check and the functions it calls, the rest of the module shaken out), read on its first call
+ * (src/client/response-validation.ts): `templates get` reads the template's check, some 30 KB,
+ * not all twelve, and offline commands none.
  */
 const checkFiles = {
   name: 'check-files',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/checks\/\w+\.js$/ }, (args) =>
-      args.importer.endsWith('/src/client/generated/checks.js') ? { path: /(\w+)\.js$/.exec(args.path)[1], namespace: 'check-file' } : undefined,
-    );
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'check-file' }, (args) => ({
-      contents: `let check;\nObject.defineProperty(exports, ${JSON.stringify(args.path)}, { enumerable: true, get: () => (check ??= ${compiledFrom(`checks-${args.path}.cjs`)}.${args.path}) });`,
+    pluginBuild.onResolve({ filter: /\/generated\/response-checks\.js$/ }, () => ({ path: 'response-checks', namespace: 'check-files' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'check-files' }, () => ({
+      contents: [
+        'const loaded = {};',
+        ...CHECKS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => (loaded.${name} ??= ${compiledFrom(`checks-${name}.cjs`)}.${name}) });`),
+      ].join('\n'),
       loader: 'js',
     }));
   },
@@ -282,7 +282,12 @@ try {
   });
   await build({ ...common, entryPoints: [APART['import-package']], outfile: new URL('import-package.cjs', staging).pathname });
   for (const name of CHECKS) {
-    await build({ ...common, entryPoints: [`src/client/generated/checks/${name}.js`], outfile: new URL(`checks-${name}.cjs`, staging).pathname, ...compiledWhole });
+    await build({
+      ...common,
+      stdin: { contents: `export { ${name} } from './${CHECKS_SOURCE}';`, resolveDir: '.', sourcefile: `checks-${name}.js` },
+      outfile: new URL(`checks-${name}.cjs`, staging).pathname,
+      ...compiledWhole,
+    });
   }
   await buildDashboard(new URL('dashboard/', staging));
 } catch (error) {
@@ -314,7 +319,7 @@ const sparseTemplate = { id: 'build', userId: 'build', name: 'build', analysisTy
 const fullTemplate = { ...sparseTemplate, layouts: { portrait: { elements: [] } }, paperSize: 'a4', mapResolution: 300, margins: { top: 10, right: 10, bottom: 10, left: 10 } };
 let page = { total: 1, page: 1, limit: 20, data: [fullTemplate] };
 // The client's cache is of the path without zod: a page its check refuses would put zod's in.
-const templatePage = (await import('../src/client/generated/checks.js')).templatePage();
+const { templatePage } = await import(`../${CHECKS_SOURCE}`);
 if (!templatePage(page) || templatePage({ ...page, data: [sparseTemplate] })) {
   throw new Error('build: the stand-in pages no longer pass (first) and fail (second) the generated check; update them in scripts/build.mjs');
 }
@@ -338,7 +343,9 @@ try {
 const samples = { template: fullTemplate };
 const others = CHECKS.filter((name) => name !== 'templatePage');
 await warmCodeCache(others.map((name) => `checks-${name}.cjs`).join(','), [JSON.stringify(samples), ...others], {}, {
-  script: `const { loadCompiled } = require(${JSON.stringify(fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)))});
+  // Under the bin's JIT flags, as every command runs: V8 refuses a cache made under others.
+  script: `require(${JSON.stringify(fileURLToPath(new URL('../bin/jit-tiers.js', import.meta.url)))});
+const { loadCompiled } = require(${JSON.stringify(fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)))});
 const [samples, ...names] = process.argv.slice(1);
 for (const name of names) loadCompiled(require('node:path').join(${JSON.stringify(fileURLToPath(new URL('../dist/', import.meta.url)))}, 'checks-' + name + '.cjs'))[name](JSON.parse(samples)[name] ?? {});`,
 });

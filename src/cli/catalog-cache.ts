@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogs } from '../contract/index.js';
-import { conforms, shapes, type ResponseShape } from '../client/shapes.js';
+import { conforms, shapes, type ResponseShape } from '../client/response-validation.js';
 import type { CliDeps } from './context.js';
 import { replaceFile } from './output-file.js';
 import type { Session } from './session.js';

@@ -1,16 +1,14 @@
-import type { Argument, Option } from 'commander';
-
 /** A line per choice of an option or argument; zsh and fish completion show it beside the value. */
 export type ChoiceNotes = Readonly<Record<string, string>>;
 
 // Commander has no place for them; completion reads them back from the same objects.
-const notesOf = new WeakMap<Option | Argument, ChoiceNotes>();
+const notesOf = new WeakMap<object, ChoiceNotes>();
 
-export function describeChoices<T extends Option | Argument>(target: T, notes: ChoiceNotes): T {
+export function describeChoices<T extends object>(target: T, notes: ChoiceNotes): T {
   notesOf.set(target, notes);
   return target;
 }
 
-export function choiceNotes(target: Option | Argument): ChoiceNotes {
+export function choiceNotes(target: object): ChoiceNotes {
   return notesOf.get(target) ?? {};
 }

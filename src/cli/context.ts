@@ -5,6 +5,7 @@ import type { Editor } from './editor.js';
 import type { Env, IOStreams } from './io.js';
 import type { Prompter } from './prompter.js';
 import type { Style } from './style.js';
+import type { GlobalFlags } from './verb.js';
 
 export interface Clock {
   now(): number;
@@ -60,16 +61,8 @@ export interface Progress {
   stop(): void;
 }
 
-/** Options every command accepts (set on the root command, readable from any verb). */
-export interface GlobalOptions {
-  json?: boolean;
-  color?: boolean;
-  verbose?: boolean;
-  input?: boolean;
-  baseUrl?: string;
-  apiKey?: string;
-  profile?: string;
-}
+/** Options every command accepts (declared on the root, readable from any verb). */
+export type GlobalOptions = Partial<GlobalFlags>;
 
 export const systemClock: Clock = {
   now: () => Date.now(),

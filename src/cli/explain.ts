@@ -1,7 +1,7 @@
 import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { CliError, cliErrorCode, CommandFailed, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
-import { visible } from './sanitize.js';
+import { escapeControls } from './sanitize.js';
 
 /**
  * Any failure, once: what people read on stderr (`lines`) and what a script reads with
@@ -29,7 +29,7 @@ function failure(error: string, message: string, exitCode: ExitCodeValue, hints:
  */
 export function explainError(error: unknown): Failure {
   const failure = describe(error);
-  return { ...failure, lines: failure.lines.map(visible) };
+  return { ...failure, lines: failure.lines.map(escapeControls) };
 }
 
 function describe(error: unknown): Failure {
@@ -97,7 +97,7 @@ export function failureJson(failure: Failure): string {
 export function issueLines(issues: readonly ValidationIssue[]): string[] {
   return issues.map((issue) => {
     const message = issue.path !== '' && issue.message.startsWith(`${issue.path}: `) ? issue.message.slice(issue.path.length + 2) : issue.message;
-    return visible(`  ${issue.path === '' ? '(body)' : issue.path}: ${message}`);
+    return escapeControls(`  ${issue.path === '' ? '(body)' : issue.path}: ${message}`);
   });
 }
 

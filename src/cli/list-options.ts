@@ -1,7 +1,7 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from './typed-commander.js';
 import { describeChoices, type ChoiceNotes } from './choice-notes.js';
 import { closestMatch } from './suggest.js';
-import { integerOption } from './parse.js';
+import { integerOption } from './option-parsers.js';
 
 export interface ListOptions {
   page?: number;
@@ -11,7 +11,7 @@ export interface ListOptions {
 }
 
 /** --page, --limit, --all and --wide, the same on every list command. */
-export function addListOptions(command: Command): Command {
+export function addListOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
   return command
     .option('--page <n>', 'page number (from 1)', integerOption(1))
     .option('--limit <n>', 'items per page (1–100, default 20)', integerOption(1, 100))
@@ -24,9 +24,9 @@ export function addListOptions(command: Command): Command {
  * An option limited to a fixed set, so help, completion and errors all name the values; a
  * value outside it is a usage error with the closest valid one. `notes` describe the values.
  */
-export function choiceOption(flags: string, description: string, choices: readonly string[], notes: ChoiceNotes = {}): Option {
-  const option = new Option(flags, description).choices(choices).argParser((value: string) => {
-    if (choices.includes(value)) return value;
+export function choiceOption<Usage extends string, Choice extends string>(flags: Usage, description: string, choices: readonly Choice[], notes: ChoiceNotes = {}) {
+  const option = new Option(flags, description).choices(choices).argParser((value: string): Choice => {
+    if ((choices as readonly string[]).includes(value)) return value as Choice;
     const guess = closestMatch(value, choices);
     throw new InvalidArgumentError(`${guess ? `did you mean ${guess}? ` : ''}Valid: ${choices.join(', ')}.`);
   });

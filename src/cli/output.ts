@@ -1,6 +1,6 @@
 import type { CliDeps } from './context.js';
 import { isStdoutTTY, terminalWidth, writeLine } from './io.js';
-import { jsonForTerminal, visible } from './sanitize.js';
+import { jsonForTerminal, escapeControls } from './sanitize.js';
 import type { Style } from './style.js';
 
 /** The service's JSON: exactly as it came when piped; indented, C1 escaped, on a terminal. */
@@ -18,7 +18,7 @@ export function jsonText(deps: CliDeps, value: unknown, indent?: number): string
 export type Segment = readonly [text: string, paint?: (text: string) => string];
 
 export function paint(segments: readonly Segment[]): string {
-  return segments.map(([text, paintText]) => (paintText && text !== '' ? paintText(visible(text)) : visible(text))).join('');
+  return segments.map(([text, paintText]) => (paintText && text !== '' ? paintText(escapeControls(text)) : escapeControls(text))).join('');
 }
 
 /** A record as aligned `label  value` lines (templates get, queue-runs get, auth status …). */
@@ -55,7 +55,7 @@ export interface Column<T> {
 
 /** One tab-separated line; control characters made visible, tabs and newlines spaces. */
 export function tsvRow<T>(columns: Column<T>[], row: T): string {
-  return columns.map((column) => visible(column.value(row))).join('\t');
+  return columns.map((column) => escapeControls(column.value(row))).join('\t');
 }
 
 /** How narrow a readable column (a name) gets before the short columns give way. */
@@ -71,7 +71,7 @@ export async function printTable<T>(deps: CliDeps, style: Style, columns: Column
     for (const row of rows) writeLine(deps.io.stdout, tsvRow(columns, row));
     return;
   }
-  const cells = rows.map((row) => columns.map((column) => visible(column.value(row))));
+  const cells = rows.map((row) => columns.map((column) => escapeControls(column.value(row))));
   const { default: Table } = await import('cli-table3');
   const width = terminalWidth(deps.io);
   const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((values) => values[index]!.length)) + 2);

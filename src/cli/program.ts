@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type CommandUnknownOpts } from './typed-commander.js';
 import type { ActionResult, Wrap } from './action.js';
 import { registerFormulaCommands } from './commands/formula/index.js';
 import { registerServe } from './commands/serve/serve.js';
@@ -17,8 +17,10 @@ import type { CliDeps } from './context.js';
 import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
 import { explainError, failureJson } from './explain.js';
 import { writeLine } from './io.js';
+import { withGlobalOptions, type Root } from './verb.js';
 
-type Register = (program: Command, deps: CliDeps, wrap: Wrap) => void;
+/** Registers a top-level command (and its subcommands) on the program. */
+export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
 
 /** The top-level commands, each with what registers it (and its subcommands). */
 const groups: ReadonlyArray<readonly [name: string, register: Register]> = [
@@ -56,18 +58,19 @@ function commandNamed(argv: readonly string[]): string | undefined {
  * whole tree costs more than some commands take to run (bench/startup.mjs). Help, suggestions
  * for a mistyped command and `completion` see the whole tree.
  */
-export function buildProgram(deps: CliDeps, report: (code: ExitCodeValue) => void, argv?: readonly string[], jsonErrors = false): Command {
-  const program = new Command('reportctl');
+export function buildProgram(
+  deps: CliDeps,
+  report: (code: ExitCodeValue) => void,
+  argv?: readonly string[],
+  jsonErrors = false,
+  only?: Register,
+): Root {
+  const program = withGlobalOptions(
+    new Command('reportctl')
+      .description('Report templates, catalogs and queues for drone lot analyses: a client, an offline formula checker and an embedded service.')
+      .version(VERSION, '-V, --version'),
+  );
   program
-    .description('Report templates, catalogs and queues for drone lot analyses: a client, an offline formula checker and an embedded service.')
-    .version(VERSION, '-V, --version')
-    .option('--json', 'print the service\'s JSON (for scripts)')
-    .option('--no-color', 'no colours (also NO_COLOR=1)')
-    .option('--no-input', 'never prompt; fail naming the flag that is needed instead')
-    .option('-v, --verbose', 'trace each HTTP request and response on stderr (the key redacted)')
-    .option('--base-url <url>', 'service base URL (env REPORTCTL_BASE_URL)')
-    .option('--api-key <key>', 'API key (prefer REPORTCTL_API_KEY or `auth login`)')
-    .option('--profile <name>', 'configuration profile (env REPORTCTL_PROFILE)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(add --help for usage)')
     .addHelpText(
@@ -97,15 +100,19 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
       report(code ?? ExitCode.ok);
     };
 
-  const named = argv === undefined ? undefined : commandNamed(argv);
-  const only = groups.find(([name]) => name === named);
-  for (const group of only ? [only] : groups) group[1](program, deps, wrap);
+  if (only) {
+    only(program, deps, wrap);
+  } else {
+    const named = argv === undefined ? undefined : commandNamed(argv);
+    const group = groups.find(([name]) => name === named);
+    for (const [, register] of group ? [group] : groups) register(program, deps, wrap);
+  }
   for (const group of program.commands) summariseVerbs(group);
   return program;
 }
 
 /** A group's summary ends with its verbs as registered, so help never names one that does not exist. */
-function summariseVerbs(group: Command): void {
+function summariseVerbs(group: CommandUnknownOpts): void {
   const verbs = group.commands.filter((verb) => !(verb as unknown as { _hidden?: boolean })._hidden).map((verb) => verb.name());
   if (verbs.length > 0) group.description(`${group.description()}: ${verbs.join(', ')}`);
 }
@@ -120,8 +127,11 @@ export function wantsJsonErrors(argv: readonly string[], env: CliDeps['env']): b
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }
 
-/** Parses argv, runs the verb, and maps whatever happened to an exit code. Never throws. */
-export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
+/**
+ * Parses argv, runs the verb, and maps whatever happened to an exit code. Never throws.
+ * `only` registers instead of the command tree (tests: one verb with a run of their own).
+ */
+export async function runCli(argv: readonly string[], deps: CliDeps, only?: Register): Promise<number> {
   const jsonErrors = wantsJsonErrors(argv, deps.env);
   let exitCode: ExitCodeValue = ExitCode.ok;
   const program = buildProgram(
@@ -131,6 +141,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     },
     argv,
     jsonErrors,
+    only,
   );
   if (argv.length === 0) {
     program.outputHelp();

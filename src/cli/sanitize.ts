@@ -22,7 +22,7 @@ const hex = (char: string) => char.charCodeAt(0).toString(16).padStart(2, '0');
  * Every control character as a visible `\xHH` (ESC is `\x1b`, CSI `\x9b`, CR `\x0d`); tab and
  * line feed become a space, so a value stays on its line and in its column.
  */
-export function visible(text: string): string {
+export function escapeControls(text: string): string {
   return text.replace(CONTROL, (char) => (char === '\t' || char === '\n' ? ' ' : `\\x${hex(char)}`));
 }
 

@@ -4,8 +4,9 @@ import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { colorEnabled, isStderrTTY, writeLine } from './io.js';
 import { loadStyle } from './style.js';
-import { visible } from './sanitize.js';
+import { escapeControls } from './sanitize.js';
 import { importPackage } from './import-package.js';
+import { serviceApi } from '../client/api.js';
 
 export type { Progress, Session } from './context.js';
 
@@ -59,7 +60,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
   for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
   const settings = { ...configured, baseUrl: baseUrl.url };
-  const [{ ApiClient }, { serviceApi }] = await Promise.all([import('../client/http.js'), import('../client/api.js')]);
+  const { ApiClient } = await import('../client/http.js');
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
   const progress = await startProgress(deps);
   const tty = isStderrTTY(deps.io);
@@ -79,7 +80,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(tuning.maxResponseBytes !== undefined ? { maxResponseBytes: tuning.maxResponseBytes } : {}),
     // Response headers are the service's text.
-    ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, visible(line)) } : {}),
+    ...(options.verbose ? { trace: (line: string) => writeLine(deps.io.stderr, escapeControls(line)) } : {}),
     onWait: (reason, ms, cause) => {
       // On a terminal the spinner counts it down. Piped, a rate-limit wait is said (it may last
       // a minute and must not look like a hang); quick retries only with --verbose, so a

@@ -1,6 +1,7 @@
 import type { CliDeps, Session } from './context.js';
 import { shellEditor } from './editor.js';
 import { inquirerPrompter } from './prompter.js';
+import { connect as connectSession } from './session.js';
 
 export type BaseDeps = Omit<CliDeps, 'api' | 'prompter' | 'editor'>;
 
@@ -15,7 +16,7 @@ export function systemDeps(base: BaseDeps, replace: Partial<Pick<CliDeps, 'api' 
   const deps: CliDeps = {
     ...base,
     api: (options, tuning) => {
-      const connect = () => import('./session.js').then((session) => session.connect(options, deps, tuning));
+      const connect = () => connectSession(options, deps, tuning);
       if (tuning !== undefined) return connect();
       const key = JSON.stringify(options);
       let session = sessions.get(key);

@@ -1,7 +1,7 @@
 import type { Catalogs, Paginated, QueueRun } from '../contract/index.js';
 import type { ApiClient, RequestOptions } from './http.js';
 import { allItems } from './paging.js';
-import { shapes, type ResponseShape } from './shapes.js';
+import { shapes, type ResponseShape } from './response-validation.js';
 
 type Query = RequestOptions['query'];
 

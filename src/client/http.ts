@@ -4,7 +4,7 @@ import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
 import { RateLimitBuckets, retryAfterMs } from './rate-limit.js';
 import { toApiError } from './response-errors.js';
 import { TRANSIENT_CODES, TRANSIENT_STATUS, backoffMs } from './retry.js';
-import { conforms, type ResponseShape } from './shapes.js';
+import { conforms, type ResponseShape } from './response-validation.js';
 import { sendOnce } from './transport.js';
 
 export type { KeyHeader } from './key-headers.js';

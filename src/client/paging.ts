@@ -1,7 +1,7 @@
 import type { Paginated } from '../contract/index.js';
 import { PAGE_SIZE_MAX } from '../contract/vocabulary.js';
 import type { ApiClient, RequestOptions } from './http.js';
-import type { ResponseShape } from './shapes.js';
+import type { ResponseShape } from './response-validation.js';
 
 /**
  * Every item of a list, page by page, each exactly once: items that shift to a later page

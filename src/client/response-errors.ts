@@ -1,6 +1,6 @@
 import { ApiResponseError } from './errors.js';
 import type { ApiResult } from './options.js';
-import { conforms, shapes } from './shapes.js';
+import { conforms, shapes } from './response-validation.js';
 
 /** A 3xx or an error status as an ApiResponseError, with the service's code and message when it sent them. */
 export async function toApiError(result: ApiResult, method: string): Promise<ApiResponseError> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { analysisTypeSchema, hexColorSchema, reportCategorySchema } from './common.js';
-import { expressedAs } from './json-checks.js';
+import { expressedAs } from './refinement-keywords.js';
 import { layoutElementTypes, paperSizes } from './vocabulary.js';
 
 export const reportTypeEntrySchema = z.looseObject({

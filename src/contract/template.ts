@@ -11,7 +11,7 @@ import {
 } from './catalogs.js';
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
-import { expressedAs } from './json-checks.js';
+import { expressedAs } from './refinement-keywords.js';
 import { serverOwnedTemplateFields, withoutServerOwned } from './vocabulary.js';
 
 const uniqueStrings = expressedAs(

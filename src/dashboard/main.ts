@@ -3,7 +3,7 @@
 import { DASHBOARD_CODE_MINUTES } from '../contract/vocabulary.js';
 import { el, labelled, message } from './dom.js';
 import { forgetKey, storedKey, storeKey, takeCodeFromFragment } from './key.js';
-import { connectService, redeemCode, type Service, type ServiceError } from './service.js';
+import { connectService, redeemCode, type Service, type ServiceError } from './api-client.js';
 import { catalogsView } from './views/catalogs.js';
 import { formulaView } from './views/formula.js';
 import { queueRunsView } from './views/queue-runs.js';

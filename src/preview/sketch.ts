@@ -71,7 +71,7 @@ export function sketchPage(layout: PageLayout, options: SketchOptions): string[]
     const bottom = Math.max(row(element.box.y + element.box.height) - 1, top + 1);
     box(left, top, right, bottom, element.flagged ? HEAVY : LIGHT, colour);
     const room = right - left - 1;
-    write(top, left + 1, `${element.flagged ? '!' : ''}${labelOf(element, layout)}`, room, colour);
+    write(top, left + 1, `${element.flagged ? '!' : ''}${edgeCaptionOf(element, layout)}`, room, colour);
     const inside = insideLines(element, layout, room, options.colour ?? false);
     inside.slice(0, Math.max(bottom - top - 1, 0)).forEach((cells, index) => {
       cells.forEach((cell, offset) => put(top + 1 + index, left + 1 + offset, cell.character, cell.colour));
@@ -97,7 +97,7 @@ function gridSize(layout: PageLayout, options: SketchOptions, legendRows: (width
 
 const colourOf = (element: PlacedElement) => (element.flagged ? problemColour : element.type ? elementColours[element.type] : unknownElementColour);
 /** The box's top edge: its type, and on the title the index (the one line a short title surely has). */
-function labelOf(element: PlacedElement, layout: PageLayout): string {
+function edgeCaptionOf(element: PlacedElement, layout: PageLayout): string {
   if (!element.type) return 'unknown';
   if (element.type === 'title' && layout.index) return `title: ${indexLine(layout.index)}`;
   return elementLabels[element.type];

@@ -97,9 +97,9 @@ function drawElement(element: PlacedElement, layout: PageLayout, thumbnail: bool
     const scale = drawColourScale(layout.colourStops, scaleBox, labelled ? fontSize * 0.8 : undefined);
     defs.push(scale.defs);
     parts.push(scale.body);
-    if (labelled) parts.push(textLine(labelOf(element, layout), inner, inner.y + fontSize, fontSize, 'bold'));
+    if (labelled) parts.push(textLine(captionOf(element, layout), inner, inner.y + fontSize, fontSize, 'bold'));
   } else if (!thumbnail) {
-    const lines = [labelOf(element, layout), ...detailLines(element, layout)];
+    const lines = [captionOf(element, layout), ...detailLines(element, layout)];
     // Smaller text before fewer lines: the title must show the index it names.
     const size = Math.min(fontSize, Math.max(inner.height / (lines.length * 1.25), 1.4 * unit));
     const lineHeight = size * 1.25;
@@ -111,7 +111,8 @@ function drawElement(element: PlacedElement, layout: PageLayout, thumbnail: bool
   return { defs, body: `<g class="${classes}" data-path="${escapeXml(element.path)}">${parts.join('')}</g>` };
 }
 
-function labelOf(element: PlacedElement, layout: PageLayout): string {
+/** The box's caption: its type, and on the legend the index it colours. */
+function captionOf(element: PlacedElement, layout: PageLayout): string {
   if (!element.type) return 'unknown element';
   if (element.type === 'legend' && layout.index) return `legend: ${layout.index.name}`;
   return elementLabels[element.type];

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedKey } from './auth.js';
 import { ApiError, validationFailed } from './errors.js';
@@ -34,16 +35,43 @@ export interface Admission {
 
 const DEFAULT_WINDOW_MS = 60_000;
 
+interface RatePolicy {
+  name: 'reads' | 'writes';
+  limit: number;
+  limitText: string;
+  bucketSuffix: string;
+  /** The RateLimit-Policy header: the same on every answer of the kind. */
+  header: string;
+}
+
+function ratePolicy(kind: RequestKind, name: RatePolicy['name'], limit: number, windowMs: number): RatePolicy {
+  return { name, limit, limitText: String(limit), bucketSuffix: `:${kind}`, header: `"${name}";q=${limit};w=${Math.ceil(windowMs / 1000)}` };
+}
+
+/** A response's 'timeout' listener (`this` is the response): one function for every answer. */
+function dropStalledAnswer(this: ServerResponse): void {
+  this.destroy();
+}
+
 export function admission(options: AdmissionOptions): Admission {
   const { store, endpoints } = options;
   const index = new EndpointIndex(endpoints);
-  const byRoute = new Map(endpoints.map((endpoint) => [`${endpoint.method} ${endpoint.url}`, endpoint]));
+  // By method, then route: no key to build per request.
+  const byRoute = new Map<string, Map<string, Endpoint>>();
+  for (const endpoint of endpoints) {
+    const routes = byRoute.get(endpoint.method) ?? new Map<string, Endpoint>();
+    byRoute.set(endpoint.method, routes.set(endpoint.url, endpoint));
+  }
   const deprecatedByPath = new Map(
     endpoints.flatMap((endpoint) => (endpoint.deprecated ? [[endpoint.url, endpoint.deprecated] as const] : [])),
   );
   const windowMs = options.rateWindowMs ?? DEFAULT_WINDOW_MS;
   const limiter = new RollingWindowLimiter(windowMs, options.now);
-  const limits: Record<RequestKind, number> = { read: options.readsPerMinute, write: options.writesPerMinute };
+  // Per kind, what does not change from request to request: the bucket's suffix and the policy header.
+  const policies: Record<RequestKind, RatePolicy> = {
+    read: ratePolicy('read', 'reads', options.readsPerMinute, windowMs),
+    write: ratePolicy('write', 'writes', options.writesPerMinute, windowMs),
+  };
   const inFlight = new InFlightLimiter(options.maxInFlightPerAccount ?? MAX_IN_FLIGHT_PER_ACCOUNT);
   const answerMemory = new AnswerMemory(options.maxAnswerBytes ?? MAX_ANSWER_BYTES);
   const answerStallMs = options.answerStallMs ?? ANSWER_STALL_MS;
@@ -51,14 +79,15 @@ export function admission(options: AdmissionOptions): Admission {
   let closing = false;
 
   async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (isDashboardRequest(request)) return;
+    const route = request.routeOptions;
+    if (isDashboardRequest(route.config, request.url)) return;
     store.atRequestStart();
-    const routeUrl = request.routeOptions.url;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const endpoint = routeUrl ? byRoute.get(`${method} ${routeUrl}`) : undefined;
-    const path = request.url.split('?')[0]!;
+    const endpoint = route.url === undefined ? undefined : byRoute.get(method)?.get(route.url);
+    const queryAt = request.url.indexOf('?');
+    const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
     // By path, so even a 405 on the old route says it is deprecated.
-    const deprecated = deprecatedByPath.get(path.replace(/\/+$/, ''));
+    const deprecated = deprecatedByPath.size === 0 ? undefined : deprecatedByPath.get(path.endsWith('/') ? path.replace(/\/+$/, '') : path);
     if (deprecated) {
       reply.header('deprecation', deprecated.since);
       reply.header('link', `<${deprecated.successor}>; rel="successor-version"`);
@@ -69,22 +98,21 @@ export function admission(options: AdmissionOptions): Admission {
     request.caller = key === null ? null : store.keys.authenticate(key);
 
     // Rate limit first, so every answer (errors included) carries the bucket's headers.
-    const kind: RequestKind = endpoint?.kind ?? (method === 'GET' ? 'read' : 'write');
-    const bucket = request.caller ? `account:${request.caller.accountId}` : `address:${request.ip}`;
-    const decision = limiter.take(`${bucket}:${kind}`, limits[kind]);
-    const policy = kind === 'read' ? 'reads' : 'writes';
-    reply.headers({
-      'x-ratelimit-limit': String(decision.limit),
-      'x-ratelimit-remaining': String(decision.remaining),
-      'x-ratelimit-reset': String(decision.resetSeconds),
-      'ratelimit-policy': `"${policy}";q=${decision.limit};w=${Math.ceil(windowMs / 1000)}`,
-      ratelimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
-    });
+    const policy = policies[endpoint?.kind ?? (method === 'GET' ? 'read' : 'write')];
+    const decision = limiter.take(
+      request.caller ? `account:${request.caller.accountId}${policy.bucketSuffix}` : `address:${request.ip}${policy.bucketSuffix}`,
+      policy.limit,
+    );
+    reply.header('x-ratelimit-limit', policy.limitText);
+    reply.header('x-ratelimit-remaining', String(decision.remaining));
+    reply.header('x-ratelimit-reset', String(decision.resetSeconds));
+    reply.header('ratelimit-policy', policy.header);
+    reply.header('ratelimit', `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (closing) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again later', undefined, { 'retry-after': '1' });
     }
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', `Too many ${policy}; retry in ${decision.retryAfterSeconds} s`, undefined, {
+      throw new ApiError('RATE_LIMITED', `Too many ${policy.name}; retry in ${decision.retryAfterSeconds} s`, undefined, {
         'retry-after': String(decision.retryAfterSeconds),
       });
     }
@@ -112,12 +140,15 @@ export function admission(options: AdmissionOptions): Admission {
         ? new ApiError('API_KEY_INVALID', 'The API key is not valid (unknown or revoked)')
         : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
     }
-    if (request.caller && !inFlight.enter(request.caller.accountId, reply.raw)) {
-      throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
-        'retry-after': '1',
-      });
+    if (request.caller) {
+      const answerBytes = answerMemory.holder();
+      if (!inFlight.enter(request.caller.accountId, reply.raw, answerBytes.release)) {
+        throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
+          'retry-after': '1',
+        });
+      }
+      request.holdAnswerBytes = answerBytes.hold;
     }
-    if (request.caller) request.holdAnswerBytes = answerMemory.holderFor(reply.raw);
   }
 
   function register(app: FastifyInstance): void {
@@ -136,7 +167,7 @@ export function admission(options: AdmissionOptions): Admission {
       // From here the answer's socket must make progress (a write taken, a read) within the
       // limit, or it is destroyed; until now the time was the service's own. After the
       // answer, Node sets the socket's keep-alive timeout in its place.
-      reply.raw.setTimeout(answerStallMs, () => reply.raw.destroy());
+      reply.raw.setTimeout(answerStallMs, dropStalledAnswer);
       done(null, payload);
     });
   }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { Fault } from '../contract/faults.js';
 import { whileServing, type Store } from './store/index.js';
 
@@ -42,12 +42,20 @@ function pathMatches(pattern: string, path: string, route: string | undefined): 
  * A preHandler hook: runs after admission (key, rate limit, route), right before the
  * handler, so a faulted request has been counted and authenticated but has changed nothing.
  * Latency faults delay the request and let it go on (to the next matching fault, then the
- * handler); a status or reset fault ends it. Oldest fault first.
+ * handler); a status or reset fault ends it. Oldest fault first. In callback style: a server
+ * without faults, nearly every one, passes each request on without a promise.
  */
-export function faultInjection(store: Store, random: () => number) {
-  return async function injectFaults(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+export function faultInjection(store: Store, random: () => number): preHandlerHookHandler {
+  return function injectFaults(request, reply, done) {
     const faults = store.faults.live();
-    if (faults.length === 0) return;
+    if (faults.length === 0) return done();
+    applyFaults(faults, request, reply).then((answered) => {
+      if (!answered) done();
+    }, done);
+  };
+
+  /** True when a fault answered the request (or dropped its connection). */
+  async function applyFaults(faults: readonly Fault[], request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const path = request.url.split('?')[0]!.replace(/(.)\/+$/, '$1');
     const route = request.routeOptions.url;
@@ -65,7 +73,7 @@ export function faultInjection(store: Store, random: () => number) {
       if (fault.kind === 'reset-connection') {
         reply.hijack();
         request.raw.socket.destroy();
-        return reply;
+        return true;
       }
       const status = fault.status ?? 500;
       reply.header('x-reportctl-fault', fault.id);
@@ -78,7 +86,9 @@ export function faultInjection(store: Store, random: () => number) {
         const ratelimit = reply.getHeader('ratelimit');
         if (typeof ratelimit === 'string') reply.header('ratelimit', ratelimit.replace(/;r=\d+/, ';r=0').replace(/;t=\d+/, `;t=${seconds}`));
       }
-      return reply.code(status).send({ error: CODE_OF_STATUS[status], message: `Injected fault ${fault.id}: ${status} for ${fault.method} ${fault.path}` });
+      reply.code(status).send({ error: CODE_OF_STATUS[status], message: `Injected fault ${fault.id}: ${status} for ${fault.method} ${fault.path}` });
+      return true;
     }
-  };
+    return false;
+  }
 }

@@ -23,15 +23,25 @@ const isLoopback = (name: string) => name === 'localhost' || name === '::1' || (
  * dashboard, the OpenAPI document or the API as its own origin; an address cannot be
  * rebound, a name can.
  */
+/** Host headers whose verdict is kept: a client sends the same one on every request. */
+const MAX_KNOWN_HOSTS = 64;
+
 export function hostCheck(names: readonly string[]): (request: FastifyRequest) => void {
   const allowed = new Set(names.map(hostName));
   const anyAddress = [...allowed].some((name) => WILDCARD_ADDRESSES.has(name));
+  // Hosts answered as, by the header's text: parsing it again (an IPv6 test among others) was a
+  // measurable part of every request. A refused one is not kept: it cannot fill the set.
+  const known = new Set<string>();
   return (request) => {
     const host = request.headers.host;
     // No Host at all is admission's to refuse (HTTP/1.1 requires one; HTTP/1.0 has none).
-    if (host === undefined || host === '') return;
+    if (host === undefined || host === '' || known.has(host)) return;
     const name = hostName(host);
-    if (isLoopback(name) || allowed.has(name) || (anyAddress && isIP(name) !== 0)) return;
+    if (isLoopback(name) || allowed.has(name) || (anyAddress && isIP(name) !== 0)) {
+      if (known.size >= MAX_KNOWN_HOSTS) known.clear();
+      known.add(host);
+      return;
+    }
     throw validationFailed(
       [{ path: '', message: `Host ${shown(host, ECHO_MAX)} is not a name this service answers as; start it with --allow-host NAME to add one` }],
       'Request',
@@ -39,7 +49,15 @@ export function hostCheck(names: readonly string[]): (request: FastifyRequest) =
   };
 }
 
-/** Checks every request's Host before anything else runs for it. */
+/** Checks every request's Host before anything else runs for it (callback style: no promise per request). */
 export function registerHostCheck(app: FastifyInstance, check: (request: FastifyRequest) => void): void {
-  app.addHook('onRequest', async (request) => check(request));
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      check(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  });
 }

@@ -31,16 +31,21 @@ export class InFlightLimiter {
 
   constructor(readonly limit: number) {}
 
-  /** Counts the request in and returns true, or returns false when the account is at the limit. */
-  enter(accountId: string, response: ServerResponse): boolean {
+  /**
+   * Counts the request in and returns true, or returns false when the account is at the limit.
+   * Counted in, it leaves when its response closes: after the last byte was handed to the
+   * socket, or when the socket died.
+   */
+  enter(accountId: string, response: ServerResponse, alsoOnClose?: () => void): boolean {
     const count = this.counts.get(accountId) ?? 0;
     if (count >= this.limit) return false;
     this.counts.set(accountId, count + 1);
-    // 'close' comes once, after the last byte was handed to the socket or when the socket died.
-    response.once('close', () => {
+    // One listener per answer for both (its slot here, its bytes in AnswerMemory): 'close' comes once.
+    response.on('close', () => {
       const left = (this.counts.get(accountId) ?? 1) - 1;
       if (left === 0) this.counts.delete(accountId);
       else this.counts.set(accountId, left);
+      alsoOnClose?.();
     });
     return true;
   }
@@ -67,24 +72,27 @@ export class AnswerMemory {
 
   constructor(readonly limitBytes: number) {}
 
-  holderFor(response: ServerResponse): HoldAnswerBytes {
+  /** A holder for one answer's bytes; `release` gives them back (its response closed). */
+  holder(): { hold: HoldAnswerBytes; release: () => void } {
     let taken = 0;
     let closed = false;
-    response.once('close', () => {
-      closed = true;
-      this.held -= taken;
-      taken = 0;
-    });
-    return (bytes) => {
-      // Nobody will read what is read for a closed response.
-      if (closed) throw new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the answer was ready');
-      if (this.held + bytes > this.limitBytes) {
-        throw new ApiError('SERVICE_UNAVAILABLE', 'The service holds as many answers as it can at once; retry in 1 s', undefined, {
-          'retry-after': '1',
-        });
-      }
-      this.held += bytes;
-      taken += bytes;
+    return {
+      hold: (bytes) => {
+        // Nobody will read what is read for a closed response.
+        if (closed) throw new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the answer was ready');
+        if (this.held + bytes > this.limitBytes) {
+          throw new ApiError('SERVICE_UNAVAILABLE', 'The service holds as many answers as it can at once; retry in 1 s', undefined, {
+            'retry-after': '1',
+          });
+        }
+        this.held += bytes;
+        taken += bytes;
+      },
+      release: () => {
+        closed = true;
+        this.held -= taken;
+        taken = 0;
+      },
     };
   }
 }

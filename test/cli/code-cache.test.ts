@@ -70,9 +70,10 @@ function expectSameAsWithoutCaches(dir: string): void {
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
 const idOf = (source: string) => /^\(function \(exports, require, module, __filename, __dirname\) \{ \/\/ build ([0-9a-f]{16})\n/.exec(source)?.[1];
 
-/** Whether V8, in a fresh `node`, takes `cache` (without its id line) for `main`. */
+/** Whether V8, in a fresh `node` under the bin's JIT flags, takes `cache` (without its id line) for `main`. */
 function v8Accepts(main: string, cache: Buffer): boolean {
   const probe = `
+    require(${JSON.stringify(join(ROOT, 'bin', 'jit-tiers.js'))});
     const vm = require('node:vm'), fs = require('node:fs');
     const script = new vm.Script(fs.readFileSync(process.argv[1], 'utf8'), {
       filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]).subarray(17) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
 import { buildProgram, runCli } from '../../src/cli/program.js';
 import type { CliDeps } from '../../src/cli/context.js';
 import { systemDeps } from '../../src/cli/system-deps.js';

@@ -39,7 +39,7 @@ vm.Script = function (source, options) {
 process.on('exit', () => fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify(seen)));
 `;
 
-/** Set first by every command: the JIT tiers Node 20 and 22 run with (see bin/reportctl.js). */
+/** Set first by every command: the JIT tiers Node 20 and 22 run with (bin/jit-tiers.js). */
 const JIT_TIERS = 'flags --no-maglev --no-concurrent-sparkplug';
 
 /** One compile, under Liftoff-only flags, with V8's defaults set again right after it. */

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { jsonForTerminal, visible } from '../../src/cli/sanitize.js';
+import { jsonForTerminal, escapeControls } from '../../src/cli/sanitize.js';
 
-describe('visible', () => {
+describe('escapeControls', () => {
   it('shows every C0, DEL and C1 character as \\xHH; tab and newline become spaces', () => {
-    expect(visible('a\u001b]0;t\u0007b')).toBe('a\\x1b]0;t\\x07b');
-    expect(visible('\u0000\r\u007f\u0080\u009b\u009f')).toBe('\\x00\\x0d\\x7f\\x80\\x9b\\x9f');
-    expect(visible('one\ttwo\nthree')).toBe('one two three');
+    expect(escapeControls('a\u001b]0;t\u0007b')).toBe('a\\x1b]0;t\\x07b');
+    expect(escapeControls('\u0000\r\u007f\u0080\u009b\u009f')).toBe('\\x00\\x0d\\x7f\\x80\\x9b\\x9f');
+    expect(escapeControls('one\ttwo\nthree')).toBe('one two three');
   });
 
   it('leaves printable text alone, accents and emoji included', () => {
     const text = 'Conteo de plantas — ñandú 🌱 \u00a0\u00ff';
-    expect(visible(text)).toBe(text);
+    expect(escapeControls(text)).toBe(text);
   });
 });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiResponseError, NetworkError, RateLimitedError, ResponseTooLargeError, UnexpectedResponseError } from '../../src/client/errors.js';
 import { ApiClient, type ApiClientOptions, type KeyHeader } from '../../src/client/http.js';
 import { retryAfterMs } from '../../src/client/rate-limit.js';
-import { shapes } from '../../src/client/shapes.js';
+import { shapes } from '../../src/client/response-validation.js';
 
 const ORIGIN = 'http://reportctl.test';
 const KEY = `rctl_${'Zq9'.repeat(14)}x`;

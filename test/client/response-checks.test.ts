@@ -1,16 +1,16 @@
-// The generated response checks (src/client/generated/checks/, one module each) against zod, their oracle:
-// fresh, refused where JSON Schema cannot say what zod checks, never looser than their schema
-// on bodies derived from the service's own answers, and passing those answers (so the client
-// takes its fast path on them).
+// The generated response checks (src/client/generated/response-checks.js) against zod, their
+// oracle: fresh, each schema's code once, refused where JSON Schema cannot say what zod checks,
+// never looser than their schema on bodies derived from the service's own answers, and passing
+// those answers (so the client takes its fast path on them).
 import fc from 'fast-check';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkModules, generateResponseChecks, leftOver, OUT_DIR, OUT_JS } from '../../scripts/response-checks.mjs';
-import { shapes } from '../../src/client/shapes.js';
-import { checkedSchemas, type CheckName } from '../../src/contract/checked.js';
-import { expressedAs, expressedBy } from '../../src/contract/json-checks.js';
+import { checkModule, generateResponseChecks, leftOver, OUT_JS } from '../../scripts/response-checks.mjs';
+import { shapes } from '../../src/client/response-validation.js';
+import { checkedSchemas, type CheckName } from '../../src/contract/client-schemas.js';
+import { expressedAs, expressedBy } from '../../src/contract/refinement-keywords.js';
 import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 
@@ -21,16 +21,24 @@ describe('the committed checks', () => {
     expect(leftOver(files), 'no check makes these any more: run npm run response-checks').toEqual([]);
   });
 
-  it('load nothing at run time, and the index only the checks', () => {
-    for (const file of readdirSync(OUT_DIR)) expect(readFileSync(join(OUT_DIR, file), 'utf8'), file).not.toMatch(/\brequire\s*\(|^\s*import\b/m);
-    const imports = readFileSync(OUT_JS, 'utf8').match(/^import .*$/gm) ?? [];
-    expect(imports.length).toBe(readdirSync(OUT_DIR).length);
-    for (const line of imports) expect(line).toMatch(/^import \{ \w+ as \w+ \} from '\.\/checks\/\w+\.js';$/);
+  it('load nothing at run time', () => {
+    expect(readFileSync(OUT_JS, 'utf8')).not.toMatch(/\brequire\s*\(|^\s*import\b/m);
+  });
+
+  it("hold each schema's code once: a page calls the template's check, the catalog and a template share the layout's", () => {
+    const source = readFileSync(OUT_JS, 'utf8');
+    // ajv names each function's source after the schema it checks.
+    const compiled = [...source.matchAll(/sourceURL="([^"]+)"/g)].map((match) => match[1]);
+    expect(compiled.filter((name) => name === 'template')).toHaveLength(1);
+    expect(new Set(compiled).size).toBe(compiled.length);
+    // A layout element's type is checked once per strictness: lenient (template, template page,
+    // catalog; portrait and landscape) and strict (template body).
+    expect(source.split('=== "northArrow"').length - 1).toBe(2);
   });
 });
 
 describe('the generator refuses what JSON Schema cannot say', () => {
-  const generate = (schema: z.ZodType) => () => checkModules({ z, checkedSchemas: { body: schema }, expressedBy }).body;
+  const generate = (schema: z.ZodType) => () => checkModule({ z, checkedSchemas: { body: schema }, expressedBy });
 
   it.each([
     ['an undeclared refine', z.object({ name: z.string().refine((name) => name !== 'x') }), /refinement JSON Schema does not express; declare its keywords with expressedAs/],
@@ -113,6 +121,28 @@ describe("the service's own answers", () => {
       expect(checkedSchemas[name].safeParse(body).success, JSON.stringify(body)).toBe(true);
       expect(shapes[name].check(body), JSON.stringify(body)).toBe(true);
     }
+  });
+});
+
+/** A layout element of `body`'s portrait layout, which every preset has. */
+const firstElement = (body: unknown) => (body as { layouts: { portrait: { elements: Array<Record<string, unknown>> } } }).layouts.portrait.elements[0]!;
+
+describe('a check refuses what each refinement refuses', () => {
+  // Random mutations seldom land just past a refinement's limit: here each is broken on purpose,
+  // and zod's message shows the refinement is what refuses it.
+  it.each<[CheckName, string, (body: Record<string, unknown>) => void, string]>([
+    ['template', 'an element past the right edge', (body) => (firstElement(body).width = 1.01 - (firstElement(body).x as number)), 'x + width must not exceed 1'],
+    ['templateBody', 'an element past the bottom edge', (body) => (firstElement(body).height = 1.01 - (firstElement(body).y as number)), 'y + height must not exceed 1'],
+    ['templateBody', 'a free-form element property over 1,024 characters as JSON', (body) => (firstElement(body).note = 'x'.repeat(1024)), 'at most 1024 characters as JSON'],
+    ['vegetationIndexDefaults', 'colour stops out of order', (body) => Object.values(body.colorScales as Record<string, { stops: unknown[] }>)[0]!.stops.reverse(), 'stop values must ascend'],
+    ['template', 'layouts with neither orientation', (body) => (body.layouts = {}), 'needs portrait or landscape'],
+    ['templateBody', 'a statistic named twice', (body) => (body.selectedStatistics = ['a', 'a']), 'duplicate statistic a'],
+  ])('%s: %s', (name, _what, breakIt, message) => {
+    const body = structuredClone(answers[name][0]) as Record<string, unknown>;
+    breakIt(body);
+    const parsed = checkedSchemas[name].safeParse(body);
+    expect(parsed.error?.issues.map((issue) => issue.message)).toContain(message);
+    expect(shapes[name].check(body)).toBe(false);
   });
 });
 

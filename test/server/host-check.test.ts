@@ -92,6 +92,14 @@ describe('the names the service answers as', () => {
     }
   });
 
+  it('a verdict kept for an accepted Host never lets another through: refused each time, also past the bound of kept ones', async () => {
+    // More accepted hosts than are kept (64), so the kept ones are dropped and made again.
+    for (let last = 1; last <= 70; last++) expect((await get('/api/v2/openapi.json', `127.0.0.${last}`)).status).toBe(200);
+    for (const host of ['evil.example', 'evil.example', `evil.example:${port()}`, 'evil.example']) {
+      expectRefused(await get('/api/v2/openapi.json', host), host);
+    }
+  });
+
   it('listening on every address, any IP address but still no other name', async () => {
     const wildcard = buildApp({ store, readsPerMinute: 1000, writesPerMinute: 1000, hostNames: ['0.0.0.0'] });
     try {

@@ -11,6 +11,8 @@ import { buildApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/open-store.js';
 import { pageCache } from '../../src/server/store/page-cache.js';
 import { dataVersionOf } from '../../src/server/store/statements.js';
+import { walIndexWatch } from '../../src/server/store/wal-index.js';
+import { sqliteDriver } from '../../src/server/store/driver.js';
 import type { Store } from '../../src/server/store/index.js';
 import { tempDir } from '../helpers/server.js';
 
@@ -216,6 +218,17 @@ describe('dataVersionOf', () => {
     expect(version()).not.toBe(atStart);
   });
 
+  it("this connection's own write leaves it as it was, as the pragma does, while the WAL index shows a change", () => {
+    createAccount(store, {});
+    const version = dataVersionOf(store.db);
+    const before = version();
+    store.db.prepare("UPDATE accounts SET name = name || '.'").run();
+    expect(version()).toBe(before);
+    commitElsewhere();
+    expect(version()).not.toBe(before);
+    version.close();
+  });
+
   it('the service reads it as each request starts, before the key is looked up', async () => {
     const owner = createAccount(store, {});
     // The key, cached by its first request, is revoked by another connection between requests.
@@ -223,5 +236,32 @@ describe('dataVersionOf', () => {
     otherConnection().keys.revoke(owner.apiKey);
     const response = await app.inject({ method: 'GET', url: '/api/v2/templates', headers: { apiKey: owner.apiKey } });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('walIndexWatch', () => {
+  it('shows no change between two looks with no commit between them, and every commit of any connection', () => {
+    createAccount(store, {});
+    const other = otherConnection();
+    // A change of a byte: SQLite writes nothing for an update that changes nothing.
+    const rename = (db: Store['db']) => db.prepare("UPDATE accounts SET name = name || '.'").run();
+    const watch = walIndexWatch(store.db)!;
+    expect(watch.changed()).toBe(true);
+    expect(watch.changed()).toBe(false);
+    rename(other.db);
+    expect(watch.changed()).toBe(true);
+    expect(watch.changed()).toBe(false);
+    rename(store.db);
+    expect(watch.changed()).toBe(true);
+    // A read commits nothing.
+    other.accounts.list();
+    expect(watch.changed()).toBe(false);
+    watch.close();
+  });
+
+  it('is null for a database in memory: the pragma is read every time', () => {
+    const memory = new (sqliteDriver().Database)(':memory:');
+    expect(walIndexWatch(memory)).toBeNull();
+    memory.close();
   });
 });

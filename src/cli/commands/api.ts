@@ -1,7 +1,10 @@
-import type { Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Wrap } from '../action.js';
+import type { Root, RunF } from '../verb.js';
+import { printJson } from '../output.js';
+import { writeLine } from '../io.js';
+import { readJsonInput } from '../input.js';
 
 export const apiMethods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const;
 
@@ -11,7 +14,7 @@ export interface ApiOptions extends GlobalOptions {
   inputFile?: string;
 }
 
-export function registerApi(program: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (program: Root) =>
   program
     .command('api')
     .description("Send a raw request with the profile's credentials, for anything the commands do not cover")
@@ -36,16 +39,24 @@ Examples:
   $ reportctl api GET /api/v2/templates -F analysisType=counting -F limit=5
   $ reportctl api POST /api/v2/templates/validate-formula -F formula='NIR / (R + eps)'
   $ reportctl api PUT /api/v2/templates/ID --input template.json`,
-    )
-    .action(
-      wrap(async (method: string, path: string, _o: unknown, command: Command) => {
-        // Read --input from this command alone: in the merged options the global --no-input wins.
-        const local = command.opts<{ field: string[]; input?: string }>();
-        const options: ApiOptions = { ...command.optsWithGlobals<GlobalOptions>(), field: local.field };
-        if (local.input !== undefined) options.inputFile = local.input;
-        return runApi(method, path, options, deps);
-      }),
     );
+
+export function registerApi(
+  program: Root,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<ApiOptions, [method: string, path: string]> = (options, method, path) => runApi(method, path, options, deps),
+): void {
+  const command = verb(program);
+  command.action(
+    wrap(async (method, path) => {
+      // Read --input from this command alone: in the merged options the global --no-input wins.
+      const local = command.opts();
+      const options: ApiOptions = { ...program.opts(), field: local.field };
+      if (local.input !== undefined) options.inputFile = local.input;
+      return runF(options, method, path);
+    }),
+  );
 }
 
 /** As `gh api`: a path outside /api/… is the API's own (`templates` is /api/v2/templates). */
@@ -87,14 +98,12 @@ export async function runApi(methodArgument: string, pathArgument: string, optio
   if (queryOnly || options.inputFile !== undefined) {
     query = Object.fromEntries(fields);
     if (options.inputFile !== undefined) {
-      const { readJsonInput } = await import('../input.js');
       body = await readJsonInput(options.inputFile, deps, '--input');
     }
   } else if (fields.length > 0) {
     body = Object.fromEntries(fields.map(([key, value]) => [key, fieldValue(value)]));
   }
 
-  const [{ printJson }, { writeLine }] = await Promise.all([import('../output.js'), import('../io.js')]);
   const session = await deps.api(options);
   const result = await session.api.client.request(method, path, { query, ...(body !== undefined ? { body } : {}) });
   session.progress.stop();

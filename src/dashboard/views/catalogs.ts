@@ -2,7 +2,7 @@ import { analysisTypes } from '../../contract/vocabulary.js';
 import type { ReportTypesCatalog, StatisticsCatalog, VegetationIndexDefaults } from '../../contract/index.js';
 import { renderColourScaleSvg } from '../../preview/index.js';
 import { el, message, svgImage } from '../dom.js';
-import type { Service } from '../service.js';
+import type { Service } from '../api-client.js';
 import type { View } from './view.js';
 
 /** The three catalogs, as the service serves them, with each colour scale drawn. */

@@ -2,7 +2,7 @@ import { queueRunStatuses } from '../../contract/vocabulary.js';
 import type { Paginated, QueueRun, QueueRunStep } from '../../contract/index.js';
 import { append, button, el, labelled, message, pager, select, shortTime } from '../dom.js';
 import { pollDelayMs } from '../pacing.js';
-import type { Service } from '../service.js';
+import type { Service } from '../api-client.js';
 import type { View } from './view.js';
 
 /** The page polls at most this often; fewer reads are left, the slower it goes. */

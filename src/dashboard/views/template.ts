@@ -2,7 +2,7 @@ import { withoutServerOwned } from '../../contract/vocabulary.js';
 import type { Template } from '../../contract/index.js';
 import { renderTemplateSvg } from '../../preview/index.js';
 import { append, button, el, message, shortTime, svgImage } from '../dom.js';
-import type { Service } from '../service.js';
+import type { Service } from '../api-client.js';
 import type { View } from './view.js';
 
 const NAME_MAX = 200;

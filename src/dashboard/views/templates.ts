@@ -2,7 +2,7 @@ import { analysisTypes, reportCategories } from '../../contract/vocabulary.js';
 import type { Paginated, Template } from '../../contract/index.js';
 import { renderTemplateSvg } from '../../preview/index.js';
 import { append, el, labelled, message, pager, select, shortTime, svgImage } from '../dom.js';
-import type { Service } from '../service.js';
+import type { Service } from '../api-client.js';
 import type { View } from './view.js';
 
 const PAGE_SIZE = 20;

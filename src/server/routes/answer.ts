@@ -13,20 +13,21 @@ export class Answer {
       headers?: Record<string, string>;
       body?: unknown;
       /** JSON text, whole or in parts (a page of stored documents, not joined first). */
-      jsonText?: string | Buffer[];
+      jsonText?: string | readonly Buffer[];
     },
   ) {}
 }
 
 export const withHeaders = (body: unknown, headers: Record<string, string>) => new Answer({ body, headers });
-export const jsonText = (text: string | Buffer[], headers: Record<string, string> = {}) => new Answer({ jsonText: text, headers });
+export const jsonText = (text: string | readonly Buffer[], headers?: Record<string, string>) => new Answer({ jsonText: text, ...(headers ? { headers } : {}) });
 export const notModified = (headers: Record<string, string>) => new Answer({ status: 304, headers });
 
 /** The one place a handler's answer reaches the reply; `status` is its endpoint's success status. */
 export function sendAnswer(reply: FastifyReply, result: unknown, status: number): FastifyReply {
   if (!(result instanceof Answer)) return reply.code(status).send(result);
   const { parts } = result;
-  reply.code(parts.status ?? status).headers(parts.headers ?? {});
+  reply.code(parts.status ?? status);
+  if (parts.headers) reply.headers(parts.headers);
   const text = parts.jsonText;
   if (text === undefined) return reply.send(parts.body);
   reply.type('application/json; charset=utf-8');

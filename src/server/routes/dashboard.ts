@@ -75,8 +75,8 @@ const DASHBOARD_ROUTE = { dashboard: true };
 const DASHBOARD_PATH = /^\/(dashboard\/[^/?#]+)?(\?|$)/;
 
 /** Whether the request is the dashboard's, which the API's admission leaves alone. */
-export function isDashboardRequest(request: FastifyRequest): boolean {
-  return (request.routeOptions.config as { dashboard?: boolean } | undefined)?.dashboard === true && DASHBOARD_PATH.test(request.url);
+export function isDashboardRequest(routeConfig: unknown, url: string): boolean {
+  return (routeConfig as { dashboard?: boolean } | undefined)?.dashboard === true && DASHBOARD_PATH.test(url);
 }
 
 const signInSchema = z.strictObject({ code: z.string().max(100) });

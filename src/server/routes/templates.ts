@@ -35,7 +35,11 @@ export function templateEndpoints(store: Store): Endpoint[] {
       summary: "The account's templates, newest first",
       query: templatesQuerySchema,
       response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
-      handler: async ({ caller, query, holdAnswerBytes }) => jsonText(await store.templates.listJson(caller.accountId, query, holdAnswerBytes)),
+      handler: ({ caller, query, holdAnswerBytes }) => {
+        const page = store.templates.listJson(caller.accountId, query, holdAnswerBytes);
+        // A cached page is at hand: answered without a turn through the microtask queue.
+        return page instanceof Promise ? page.then((parts) => jsonText(parts)) : jsonText(page);
+      },
     }),
     defineEndpoint({
       operationId: 'listPresets',

@@ -59,7 +59,11 @@ export function wireEndpoints(app: FastifyInstance, endpoints: readonly Endpoint
       method: endpoint.method,
       url: endpoint.url,
       // A lock another process holds (an admin command) is waited for between attempts.
-      handler: async (request, reply) => sendAnswer(reply, await whileServing(() => endpoint.handler(inputOf(endpoint, request, parseQuery))), status),
+      handler: (request, reply) => {
+        const answer = whileServing(() => endpoint.handler(inputOf(endpoint, request, parseQuery)));
+        // An answer at hand goes out now, without a turn through the microtask queue.
+        return answer instanceof Promise ? answer.then((settled) => sendAnswer(reply, settled, status)) : sendAnswer(reply, answer, status);
+      },
     });
   }
 }

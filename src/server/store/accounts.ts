@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { timestamp, type StoreContext } from './repository-context.js';
 
 export const DEFAULT_TEMPLATE_LIMIT = 100;
@@ -58,7 +58,8 @@ function newApiKey(): string {
  * independent of how much of a guessed key is right.
  */
 export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+  // One-shot: no Hash object per request.
+  return hash('sha256', apiKey, 'hex');
 }
 
 const accountColumns = 'a.id, a.name, a.template_limit, a.created_at, a.template_count';

@@ -59,6 +59,7 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
     },
     close(): void {
       context.readers.close();
+      context.dataVersion.close();
       db.close();
     },
   };

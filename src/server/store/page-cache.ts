@@ -14,7 +14,8 @@ const DEFAULT_LIMITS: PageCacheLimits = { maxPages: 1024, maxBytes: 32 * 1024 * 
 interface CachedPage {
   epoch: number;
   generation: number;
-  bytes: Buffer;
+  /** The page as one part, handed out as it is to every hit: read only, never changed. */
+  parts: readonly [Buffer];
 }
 
 /**
@@ -57,14 +58,14 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
     const previous = pages.get(key);
     if (previous) {
       pages.delete(key);
-      bytesKept -= previous.bytes.length;
+      bytesKept -= previous.parts[0].length;
     }
     pages.set(key, page);
-    bytesKept += page.bytes.length;
+    bytesKept += page.parts[0].length;
     for (const [oldest, evicted] of pages) {
       if (pages.size <= limits.maxPages && bytesKept <= limits.maxBytes) break;
       pages.delete(oldest);
-      bytesKept -= evicted.bytes.length;
+      bytesKept -= evicted.parts[0].length;
     }
   }
 
@@ -74,7 +75,7 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
      * cache or else from `readPage`. A page small enough to keep comes back as one joined
      * part; a larger one in its parts as read (never copied whole).
      */
-    async page(accountId: string, query: string, readPage: () => Promise<Buffer[]>): Promise<Buffer[]> {
+    page(accountId: string, query: string, readPage: () => Promise<Buffer[]>): readonly Buffer[] | Promise<readonly Buffer[]> {
       const key = `${accountId}\n${query}`;
       const epochAtStart = currentEpoch();
       const generation = generations.get(accountId) ?? 0;
@@ -83,15 +84,17 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
         // Most recently used goes last.
         pages.delete(key);
         pages.set(key, hit);
-        return [hit.bytes];
+        // At once, not through a promise: a hit is most list requests under load.
+        return hit.parts;
       }
-      const parts = await readPage();
-      if (parts.reduce((sum, part) => sum + part.length, 0) > limits.maxPageBytes) return parts;
-      const bytes = Buffer.concat(parts);
-      if (currentEpoch() === epochAtStart && (generations.get(accountId) ?? 0) === generation) {
-        keep(key, { epoch: epochAtStart, generation, bytes });
-      }
-      return [bytes];
+      return readPage().then((parts) => {
+        if (parts.reduce((sum, part) => sum + part.length, 0) > limits.maxPageBytes) return parts;
+        const joined = [Buffer.concat(parts)] as const;
+        if (currentEpoch() === epochAtStart && (generations.get(accountId) ?? 0) === generation) {
+          keep(key, { epoch: epochAtStart, generation, parts: joined });
+        }
+        return joined;
+      });
     },
     /** Runs a write of this connection to the account's rows: that account's pages are dropped. */
     write<T>(accountId: string, write: () => T): T {

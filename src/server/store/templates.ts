@@ -130,7 +130,7 @@ export function templatesRepository(context: StoreContext) {
      * A page as the parts of its JSON text, read in steps (see pageParts) unless the cache has
      * it; `hold` is told the bytes of each step read.
      */
-    listJson(accountId: string, filter: TemplateFilter, hold: HoldBytes): Promise<Buffer[]> {
+    listJson(accountId: string, filter: TemplateFilter, hold: HoldBytes): readonly Buffer[] | Promise<readonly Buffer[]> {
       const query = `${filter.page} ${filter.limit} ${filter.analysisType ?? ''} ${filter.reportType ?? ''} ${filter.reportCategory ?? ''}`;
       return pages.page(accountId, query, () => context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter, hold)));
     },

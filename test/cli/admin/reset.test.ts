@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type IssuedKey } from '../../helpers/server.js';
 import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../../helpers/in-process.js';
+import { registerAdminReset } from '../../../src/cli/commands/admin/reset.js';
+import { itParsesFlags } from '../../helpers/flags.js';
 
 let server: InProcessService;
 let account: IssuedKey;
@@ -30,4 +32,16 @@ describe('admin reset on a terminal', () => {
     expect(removed.stdout).toMatch(/removed 1 account and their data/);
     expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(401);
   });
+});
+
+describe('admin reset flags', () => {
+  itParsesFlags(
+    (program, deps, wrap, runF) => registerAdminReset(program.command('admin'), deps, wrap, runF),
+    [
+      [['admin', 'reset'], { options: {} }],
+      [['admin', 'reset', '--yes', '--db', 'state.db'], { options: { yes: true, db: 'state.db' } }],
+      [['admin', 'reset', '-y', '--no-input'], { options: { yes: true, input: false } }],
+      [['admin', 'reset', '--force'], { usage: /unknown option '--force'/ }],
+    ],
+  );
 });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliDeps } from '../../../src/cli/context.js';
-import { runQueueRunsWatch } from '../../../src/cli/commands/queue-runs/watch.js';
+import { runQueueRunsWatch, registerQueueRunsWatch } from '../../../src/cli/commands/queue-runs/watch.js';
 import { runCli } from '../../../src/cli/program.js';
 import { systemDeps } from '../../../src/cli/system-deps.js';
 import type { Paginated as Page, QueueRun as Run } from '../../../src/contract/index.js';
@@ -9,6 +9,7 @@ import { ANSI, spawnCli } from '../../helpers/cli.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { api, closedUrl, tempDir } from '../../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess, startInProcessService, testDeps, type InProcessService } from '../../helpers/in-process.js';
+import { itParsesFlags } from '../../helpers/flags.js';
 
 // `reportctl queue-runs watch`: polls one run on the injected clock until it ends.
 
@@ -244,3 +245,17 @@ describe('queue-runs watch', () => {
   });
 });
 
+describe('queue-runs watch flags', () => {
+  itParsesFlags(
+    (program, deps, wrap, runF) => registerQueueRunsWatch(program.command('queue-runs'), deps, wrap, runF),
+    [
+      [['queue-runs', 'watch', 'r-1234'], { options: { interval: 5, maxUnreachable: 120 }, args: ['r-1234'] }],
+      [['queue-runs', 'watch', 'r-1234', '-i', '0.5', '--timeout', '90', '--max-unreachable', '30', '--exit-status'], { options: { interval: 0.5, timeout: 90, maxUnreachable: 30, exitStatus: true }, args: ['r-1234'] }],
+      [['queue-runs', 'watch', 'r-1234', '--json'], { options: { interval: 5, maxUnreachable: 120, json: true }, args: ['r-1234'] }],
+      [['queue-runs', 'watch', 'r-1234', '--interval', '0.1'], { usage: /--interval.*expected a number of seconds of at least 0.5/ }],
+      [['queue-runs', 'watch', 'r-1234', '--timeout', 'soon'], { usage: /--timeout.*expected a number of seconds/ }],
+      [['queue-runs', 'watch', 'r-1234', '--max-unreachable', '0.5'], { usage: /--max-unreachable.*of at least 1/ }],
+      [['queue-runs', 'watch'], { usage: /missing required argument 'id'/ }],
+    ],
+  );
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { runTemplatesPreview, type TemplatesPreviewOptions } from '../../../src/cli/commands/templates/preview.js';
+import { runTemplatesPreview, type TemplatesPreviewOptions, registerTemplatesPreview } from '../../../src/cli/commands/templates/preview.js';
 import { systemClock, type CliDeps } from '../../../src/cli/context.js';
 import { CliError } from '../../../src/cli/errors.js';
 import { systemDeps } from '../../../src/cli/system-deps.js';
@@ -11,6 +11,7 @@ import { runCli } from '../../helpers/cli.js';
 import { inProcessServiceForSuite, refusingPrompter } from '../../helpers/in-process.js';
 import { spawnCliInPty } from '../../helpers/pty.js';
 import { api, tempDir } from '../../helpers/server.js';
+import { itParsesFlags } from '../../helpers/flags.js';
 
 const ndvi = presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi')!.seedPayload;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -274,4 +275,18 @@ describe('templates preview: by id from the service', () => {
     const result = await runCli(['templates', 'preview', '00000000-0000-4000-8000-000000000000'], { env: suite.env });
     expect(result.code).toBe(4);
   });
+});
+
+describe('templates preview flags', () => {
+  itParsesFlags(
+    (program, deps, wrap, runF) => registerTemplatesPreview(program.command('templates'), deps, wrap, runF),
+    [
+      [['templates', 'preview', 'abc123'], { options: {}, args: ['abc123'] }],
+      [['templates', 'preview', '--file', 't.json', '--orientation', 'landscape', '--out', 'page.png', '--width', '800'], { options: { file: 't.json', orientation: 'landscape', out: 'page.png', width: 800 }, args: [undefined] }],
+      [['templates', 'preview', '-', '-o', 'page.svg'], { options: { out: 'page.svg' }, args: ['-'] }],
+      [['templates', 'preview', 'abc123', '--orientation', 'landscap'], { usage: /--orientation.*did you mean landscape\?/ }],
+      [['templates', 'preview', 'abc123', '--width', '8'], { usage: /--width.*expected a whole number from 16 to 4096/ }],
+      [['templates', 'preview', 'abc123', '--width', '5000'], { usage: /--width.*expected a whole number from 16 to 4096/ }],
+    ],
+  );
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { api, tempDir } from '../../helpers/server.js';
 import { generalBody } from '../../contract/fixtures.js';
 import { runInProcess, inProcessServiceForSuite } from '../../helpers/in-process.js';
+import { registerTemplatesValidate } from '../../../src/cli/commands/templates/validate.js';
+import { itParsesFlags } from '../../helpers/flags.js';
 
 const catalogRequests = (stderr: string) => stderr.split('\n').filter((line) => /^> GET .*\/api\/v2\/catalogs\//.test(line)).length;
 
@@ -131,4 +133,18 @@ describe('templates validate', () => {
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
   });
+});
+
+describe('templates validate flags', () => {
+  itParsesFlags(
+    (program, deps, wrap, runF) => registerTemplatesValidate(program.command('templates'), deps, wrap, runF),
+    [
+      [['templates', 'validate', 'a.json'], { options: {}, args: [['a.json']] }],
+      [['templates', 'validate', 'a.json', 'b.json', '--json'], { options: { json: true }, args: [['a.json', 'b.json']] }],
+      [['templates', 'validate', '--file', '-', '--offline'], { options: { file: '-', offline: true }, args: [[]] }],
+      [['templates', 'validate'], { options: {}, args: [[]] }],
+      [['templates', 'validate', '-f'], { usage: /option '-f, --file <path>' argument missing/ }],
+      [['templates', 'validate', 'a.json', '--strict'], { usage: /unknown option '--strict'/ }],
+    ],
+  );
 });

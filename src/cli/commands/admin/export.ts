@@ -1,16 +1,10 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { writeData } from '../../io.js';
-import { loadEmbedded, withDb, withStore, type AdminOptions } from './shared/store.js';
+import { loadEmbedded, withDb, withStore } from './shared/store.js';
 
-export interface AdminExportOptions extends AdminOptions {
-  /** Written atomically with mode 0600; `-` or none for stdout. */
-  file?: string;
-  schema?: boolean;
-}
-
-export function registerAdminExport(admin: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (admin: Parent) =>
   withDb(admin.command('export'))
     .description('Write the whole state (accounts, keys as hashes, templates, queues, runs, analyses, catalogs) as one JSON snapshot')
     .option('--file <path>', 'write it here (mode 0600, atomically) instead of stdout; `-` for stdout')
@@ -18,8 +12,16 @@ export function registerAdminExport(admin: Command, deps: CliDeps, wrap: Wrap): 
     .addHelpText(
       'after',
       '\nExamples:\n  $ reportctl admin export --db ci.db --file fixtures.json\n  $ reportctl admin export --db ci.db | jq \'.templates | length\'\n  $ reportctl admin export --schema > snapshot.schema.json',
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runAdminExport(command.optsWithGlobals<AdminExportOptions>(), deps)));
+    );
+export type AdminExportOptions = OptionsOf<typeof verb>;
+
+export function registerAdminExport(
+  admin: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminExportOptions> = (options) => runAdminExport(options, deps),
+): void {
+  bindRun(verb(admin), wrap, runF);
 }
 
 export async function runAdminExport(options: AdminExportOptions, deps: CliDeps): Promise<void> {

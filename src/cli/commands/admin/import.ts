@@ -1,17 +1,11 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { readAll } from '../../io.js';
 import { print } from './shared/print.js';
-import { adminFailure, loadEmbedded, withDb, withStore, type AdminOptions } from './shared/store.js';
+import { adminFailure, loadEmbedded, withDb, withStore } from './shared/store.js';
 
-export interface AdminImportOptions extends AdminOptions {
-  /** The snapshot, `-` for stdin. */
-  file: string;
-  replace?: boolean;
-}
-
-export function registerAdminImport(admin: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (admin: Parent) =>
   withDb(admin.command('import'))
     .description('Load a snapshot (`admin export`) into the database, all or nothing')
     .requiredOption('--file <path>', 'the snapshot (`-` for stdin)')
@@ -19,8 +13,16 @@ export function registerAdminImport(admin: Command, deps: CliDeps, wrap: Wrap): 
     .addHelpText(
       'after',
       '\nExamples:\n  $ reportctl admin import --db ci.db --file fixtures.json\n  $ reportctl admin import --db ci.db --file fixtures.json --replace\n\nA database that has accounts is refused without --replace. A damaged snapshot, or one of a newer\nformat version, is refused and nothing changes. API keys of the snapshot keep working.',
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runAdminImport(command.optsWithGlobals<AdminImportOptions>(), deps)));
+    );
+export type AdminImportOptions = OptionsOf<typeof verb>;
+
+export function registerAdminImport(
+  admin: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminImportOptions> = (options) => runAdminImport(options, deps),
+): void {
+  bindRun(verb(admin), wrap, runF);
 }
 
 export async function runAdminImport(options: AdminImportOptions, deps: CliDeps): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { Wrap } from '../../action.js';
 import type { CliDeps } from '../../context.js';
 import { registerAdminAccountsCreate } from './accounts/create.js';
@@ -19,7 +19,7 @@ import { registerAdminQueuesCreate } from './queues/create.js';
 import { registerAdminReset } from './reset.js';
 import { registerAdminSeed } from './seed.js';
 
-export function registerAdmin(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerAdmin(program: Root, deps: CliDeps, wrap: Wrap): void {
   const admin = program
     .command('admin')
     .description('Manage the embedded service database')

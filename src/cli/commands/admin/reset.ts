@@ -1,21 +1,25 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import { print } from './shared/print.js';
-import { withDb, withStore, type AdminOptions } from './shared/store.js';
+import { withDb, withStore } from './shared/store.js';
 
-export interface AdminResetOptions extends AdminOptions {
-  yes?: boolean;
-}
-
-export function registerAdminReset(admin: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (admin: Parent) =>
   withDb(admin.command('reset'))
     .description('Remove every account and all its data, keeping the catalogs (asks first on a terminal)')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
-    .addHelpText('after', '\nExample:\n  $ reportctl admin reset --db ci.db --yes\n\nA running server sees the empty database on its next request. Faults stay (`admin faults clear`).')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminReset(command.optsWithGlobals<AdminResetOptions>(), deps)));
+    .addHelpText('after', '\nExample:\n  $ reportctl admin reset --db ci.db --yes\n\nA running server sees the empty database on its next request. Faults stay (`admin faults clear`).');
+export type AdminResetOptions = OptionsOf<typeof verb>;
+
+export function registerAdminReset(
+  admin: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminResetOptions> = (options) => runAdminReset(options, deps),
+): void {
+  bindRun(verb(admin), wrap, runF);
 }
 
 export async function runAdminReset(options: AdminResetOptions, deps: CliDeps): Promise<void> {

@@ -1,23 +1,25 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { readJsonInput } from '../../input.js';
 import { printRows } from './shared/print.js';
-import { withDb, withStore, type AdminOptions } from './shared/store.js';
+import { withDb, withStore } from './shared/store.js';
 
-export interface AdminSeedOptions extends AdminOptions {
-  account: string;
-  /** Fixtures JSON, `-` for stdin. */
-  file: string;
-}
-
-export function registerAdminSeed(admin: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (admin: Parent) =>
   withDb(admin.command('seed'))
     .description('Load fixtures (queues, runs, analyses) into an account, all or nothing')
     .addHelpText('after', '\nExample:\n  $ reportctl admin seed --account ACCOUNT_ID --file fixtures.json\n\nFixtures: { "queues": [{ "name", "steps": [{ "lotId", "analysisType" }] }],\n  "runs": [{ "queue": 0, "name"?, "estimatedHa"?, "failAtStep"?, "advance"?: N, "cancel"?: true }],\n  "analyses": [{ "lotId", "analysisType", "status" }] }')
     .requiredOption('--account <id>', 'account id')
-    .requiredOption('--file <path>', 'fixtures JSON (`-` for stdin)')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminSeed(command.optsWithGlobals<AdminSeedOptions>(), deps)));
+    .requiredOption('--file <path>', 'fixtures JSON (`-` for stdin)');
+export type AdminSeedOptions = OptionsOf<typeof verb>;
+
+export function registerAdminSeed(
+  admin: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminSeedOptions> = (options) => runAdminSeed(options, deps),
+): void {
+  bindRun(verb(admin), wrap, runF);
 }
 
 export async function runAdminSeed(options: AdminSeedOptions, deps: CliDeps): Promise<void> {

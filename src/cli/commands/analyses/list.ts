@@ -1,18 +1,13 @@
-import type { Command } from 'commander';
 import type { Analysis } from '../../../contract/index.js';
 import { analysisStatuses, analysisStatusNotes, analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
+import type { CliDeps } from '../../context.js';
+import { addListOptions, choiceOption } from '../../list-options.js';
 import { formatTime, statusColor, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printList } from '../../list-output.js';
 
-export interface AnalysesListOptions extends GlobalOptions, ListOptions {
-  lot?: string;
-  analysisType?: string;
-  status?: string;
-}
-
-export function registerAnalysesList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   addListOptions(
     parent
       .command('list')
@@ -29,8 +24,16 @@ Examples:
   $ reportctl analyses list
   $ reportctl analyses list --lot lot-7 --analysis-type counting --status completed
   $ reportctl analyses list --all --json > analyses.json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runAnalysesList(command.optsWithGlobals<AnalysesListOptions>(), deps)));
+    );
+export type AnalysesListOptions = OptionsOf<typeof verb>;
+
+export function registerAnalysesList(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AnalysesListOptions> = (options) => runAnalysesList(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[] {
@@ -51,7 +54,6 @@ export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[
 }
 
 export async function runAnalysesList(options: AnalysesListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
   await printList(

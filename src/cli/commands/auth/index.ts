@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { registerAuthLogin } from './login.js';
 import { registerAuthLogout } from './logout.js';
 import { registerAuthStatus } from './status.js';
 
-export function registerAuthCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerAuthCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
   const auth = program.command('auth').description('Save, remove and check the API key of a profile');
   registerAuthLogin(auth, deps, wrap);
   registerAuthLogout(auth, deps, wrap);

@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, readAll, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { settingsFor } from '../../session.js';
+import { openConfig } from '../../config.js';
+import { parseSettingValue, redactKey } from '../config/shared/settings.js';
+import { ApiResponseError } from '../../../client/errors.js';
 
-export interface AuthLoginOptions extends GlobalOptions {
-  withKeyStdin?: boolean;
-}
-
-export function registerAuthLogin(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('login')
     .description('Check an API key against the service and save it in the profile (the file is readable only by you)')
@@ -23,8 +23,16 @@ Examples:
   $ reportctl auth login
   $ reportctl auth login --base-url https://reports.example.com
   $ printenv REPORTCTL_KEY | reportctl auth login --with-key-stdin`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runAuthLogin(command.optsWithGlobals<AuthLoginOptions>(), deps)));
+    );
+export type AuthLoginOptions = OptionsOf<typeof verb>;
+
+export function registerAuthLogin(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AuthLoginOptions> = (options) => runAuthLogin(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string): Promise<string> {
@@ -44,12 +52,6 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
 }
 
 export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Promise<void> {
-  const [{ settingsFor }, { openConfig }, { parseSettingValue, redactKey }, { ApiResponseError }] = await Promise.all([
-    import('../../session.js'),
-    import('../../config.js'),
-    import('../config/shared/settings.js'),
-    import('../../../client/errors.js'),
-  ]);
   const before = await settingsFor(options, deps);
   const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
   // The key is checked before anything is saved: a key the service rejects is never stored.

@@ -1,17 +1,26 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { openConfig, resolveSettings } from '../../config.js';
+import { writeLine } from '../../io.js';
 
-export function registerAuthLogout(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('logout')
     .description('Remove the saved API key from the profile (the key itself stays valid at the service)')
-    .addHelpText('after', '\nExamples:\n  $ reportctl auth logout\n  $ reportctl auth logout --profile staging')
-    .action(wrap(async (_o: unknown, command: Command) => runAuthLogout(command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl auth logout\n  $ reportctl auth logout --profile staging');
+export type AuthLogoutOptions = OptionsOf<typeof verb>;
+
+export function registerAuthLogout(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AuthLogoutOptions> = (options) => runAuthLogout(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runAuthLogout(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig, resolveSettings }, { writeLine }] = await Promise.all([import('../../config.js'), import('../../io.js')]);
+export async function runAuthLogout(options: AuthLogoutOptions, deps: CliDeps): Promise<void> {
   const config = await openConfig(deps.env);
   const current = config.read();
   const name = resolveSettings(options, deps.env, current).profileName;

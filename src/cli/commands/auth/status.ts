@@ -1,10 +1,14 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../action.js';
-import { visible } from '../../sanitize.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { escapeControls } from '../../sanitize.js';
+import { redactKey } from '../config/shared/settings.js';
+import { ApiResponseError, NetworkError } from '../../../client/errors.js';
+import { writeLine } from '../../io.js';
+import { printFields } from '../../output.js';
 
-export function registerAuthStatus(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('status')
     .description('Show the base URL, profile and key in use, and check the key against the service')
@@ -16,19 +20,21 @@ Exit status: 0 the key works, 3 no key or the service rejects it, 6 the service 
 Examples:
   $ reportctl auth status
   $ reportctl auth status --json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runAuthStatus(command.optsWithGlobals<GlobalOptions>(), deps)));
+    );
+export type AuthStatusOptions = OptionsOf<typeof verb>;
+
+export function registerAuthStatus(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AuthStatusOptions> = (options) => runAuthStatus(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
-export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ redactKey }, { ApiResponseError, NetworkError }, { writeLine }, { printFields }] = await Promise.all([
-    import('../config/shared/settings.js'),
-    import('../../../client/errors.js'),
-    import('../../io.js'),
-    import('../../output.js'),
-  ]);
+export async function runAuthStatus(options: AuthStatusOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const session = await deps.api(options);
   const { settings, style } = session;
   let state: KeyState = 'valid';
@@ -61,7 +67,7 @@ export async function runAuthStatus(options: GlobalOptions, deps: CliDeps): Prom
   }[state];
   // People read the status and these lines; scripts read the status and the JSON failure line.
   if (!options.json && state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
-  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${visible(detail)}`);
+  if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${escapeControls(detail)}`);
   if (options.json) {
     writeLine(
       deps.io.stdout,

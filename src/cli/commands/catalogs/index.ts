@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { registerCatalogsReportTypes } from './report-types.js';
 import { registerCatalogsStatistics } from './statistics.js';
 import { registerCatalogsViDefaults } from './vi-defaults.js';
 
-export function registerCatalogsCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerCatalogsCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
   const catalogs = program.command('catalogs').description('The values the service accepts');
   registerCatalogsReportTypes(catalogs, deps, wrap);
   registerCatalogsStatistics(catalogs, deps, wrap);

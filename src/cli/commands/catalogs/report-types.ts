@@ -1,16 +1,12 @@
-import type { Command } from 'commander';
 import type { ReportTypeEntry } from '../../../contract/index.js';
 import { analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { choiceOption } from '../../list-options.js';
-import type { Column } from '../../output.js';
+import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 
-export interface CatalogsReportTypesOptions extends GlobalOptions {
-  analysisType?: string;
-}
-
-export function registerCatalogsReportTypes(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('report-types')
     .description('Report types per analysis type (the valid `reportType` keys and their ids)')
@@ -23,8 +19,16 @@ Labels are shown in the profile's language (\`reportctl config set language es\`
 Examples:
   $ reportctl catalogs report-types
   $ reportctl catalogs report-types --analysis-type counting --json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runCatalogsReportTypes(command.optsWithGlobals<CatalogsReportTypesOptions>(), deps)));
+    );
+export type CatalogsReportTypesOptions = OptionsOf<typeof verb>;
+
+export function registerCatalogsReportTypes(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<CatalogsReportTypesOptions> = (options) => runCatalogsReportTypes(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 interface ReportTypeRow {
@@ -33,7 +37,6 @@ interface ReportTypeRow {
 }
 
 export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printTable }] = await Promise.all([import('../../output.js')]);
   const session = await deps.api(options);
   const catalog = await session.api.catalogs.reportTypes();
   session.progress.stop();

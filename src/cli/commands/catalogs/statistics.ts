@@ -1,14 +1,22 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import type { Column } from '../../output.js';
+import type { CliDeps } from '../../context.js';
+import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 
-export function registerCatalogsStatistics(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('statistics')
     .description('Statistic keys per analysis type (what `selectedStatistics` may hold)')
-    .addHelpText('after', '\nExamples:\n  $ reportctl catalogs statistics\n  $ reportctl catalogs statistics --json | jq -r .counting[]')
-    .action(wrap(async (_o: unknown, command: Command) => runCatalogsStatistics(command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl catalogs statistics\n  $ reportctl catalogs statistics --json | jq -r .counting[]');
+export type CatalogsStatisticsOptions = OptionsOf<typeof verb>;
+
+export function registerCatalogsStatistics(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<CatalogsStatisticsOptions> = (options) => runCatalogsStatistics(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 interface StatisticRow {
@@ -16,8 +24,7 @@ interface StatisticRow {
   statistic: string;
 }
 
-export async function runCatalogsStatistics(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printTable }] = await Promise.all([import('../../output.js')]);
+export async function runCatalogsStatistics(options: CatalogsStatisticsOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const catalog = await session.api.catalogs.statistics();
   session.progress.stop();

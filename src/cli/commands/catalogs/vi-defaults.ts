@@ -1,16 +1,25 @@
-import type { Command } from 'commander';
 import type { ColorScale, VegetationIndexDefaults } from '../../../contract/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import type { Column } from '../../output.js';
+import type { CliDeps } from '../../context.js';
+import { printJson, printTable, printFields, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { writeLine } from '../../io.js';
 
-export function registerCatalogsViDefaults(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('vi-defaults')
     .alias('vegetation-index-defaults')
     .description('Vegetation-index defaults: index names, colour scales, accent colours, page defaults and formula rules')
-    .addHelpText('after', '\nExamples:\n  $ reportctl catalogs vi-defaults\n  $ reportctl catalogs vi-defaults --json | jq .customFormula')
-    .action(wrap(async (_o: unknown, command: Command) => runCatalogsViDefaults(command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl catalogs vi-defaults\n  $ reportctl catalogs vi-defaults --json | jq .customFormula');
+export type CatalogsViDefaultsOptions = OptionsOf<typeof verb>;
+
+export function registerCatalogsViDefaults(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<CatalogsViDefaultsOptions> = (options) => runCatalogsViDefaults(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 interface IndexRow {
@@ -36,11 +45,7 @@ function scaleRange(scale: ColorScale | undefined): string {
   return `${first.value} … ${last.value} (${scale.stops.length} stops, ${first.color} → ${last.color})`;
 }
 
-export async function runCatalogsViDefaults(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printTable, printFields }, { writeLine }] = await Promise.all([
-    import('../../output.js'),
-    import('../../io.js'),
-  ]);
+export async function runCatalogsViDefaults(options: CatalogsViDefaultsOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const defaults: VegetationIndexDefaults = await session.api.catalogs.vegetationIndexDefaults();
   session.progress.stop();

@@ -1,9 +1,10 @@
-import { Argument, type Command } from 'commander';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { Argument, type CommandUnknownOpts } from '../../typed-commander.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { describeChoices } from '../../choice-notes.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { bashScript } from './shared/bash.js';
 import { fishScript } from './shared/fish.js';
 import { COMPLETABLE_ID } from './shared/scripts.js';
@@ -18,12 +19,12 @@ const shellNotes: Readonly<Record<Shell, string>> = {
   fish: 'for ~/.config/fish/completions',
 };
 
-export function completionScript(program: Command, shell: Shell): string {
+export function completionScript(program: CommandUnknownOpts, shell: Shell): string {
   const nodes = completionTree(program);
   return shell === 'bash' ? bashScript(nodes) : shell === 'zsh' ? zshScript(nodes) : fishScript(nodes);
 }
 
-export function registerCompletion(program: Command, deps: CliDeps, wrap: Wrap): void {
+const completion = (program: Root) =>
   program
     .command('completion')
     .description('Print a shell completion script (bash, zsh or fish)')
@@ -39,39 +40,36 @@ Examples:
 
 Template and run ids complete from the service with your profile's key (zsh and fish show
 their names beside them).`,
-    )
-    .action(
-      wrap(async (shell: Shell) => runCompletion(program, shell, deps)),
     );
+export type CompletionOptions = OptionsOf<typeof completion>;
 
-  // Called by the scripts for ids (with --names, `id<TAB>name` for zsh and fish); quick and
-  // silent, whatever goes wrong. A name is made visible: no control character reaches a shell.
-  program
-    .command('__complete', { hidden: true })
-    .argument('<kind>')
-    .option('--names')
-    .action(
-      wrap(async (kind: string, _o: unknown, command: Command) =>
-        runCompleteIds(kind, command.optsWithGlobals<CompleteIdsOptions>(), deps),
-      ),
-    );
+// Called by the scripts for ids (with --names, `id<TAB>name` for zsh and fish); quick and
+// silent, whatever goes wrong. A name is made visible: no control character reaches a shell.
+const completeIds = (program: Root) => program.command('__complete', { hidden: true }).argument('<kind>').option('--names');
+export type CompleteIdsOptions = OptionsOf<typeof completeIds>;
+
+export function registerCompletion(
+  program: Root,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<CompletionOptions, [shell: Shell]> = (_options, shell) => runCompletion(program, shell, deps),
+  completeF: RunF<CompleteIdsOptions, [kind: string]> = (options, kind) => runCompleteIds(kind, options, deps),
+): void {
+  bindRun(completion(program), wrap, runF);
+  bindRun(completeIds(program), wrap, completeF);
 }
 
 /** `reportctl completion SHELL`: the script for the command tree `program` holds. */
-export async function runCompletion(program: Command, shell: Shell, deps: CliDeps): Promise<void> {
+export async function runCompletion(program: CommandUnknownOpts, shell: Shell, deps: CliDeps): Promise<void> {
   deps.io.stdout.write(completionScript(program, shell));
-}
-
-export interface CompleteIdsOptions extends GlobalOptions {
-  names?: boolean;
 }
 
 /** `reportctl __complete KIND`: ids (with `--names`, `id<TAB>name`) for the scripts. */
 export async function runCompleteIds(kind: string, options: CompleteIdsOptions, deps: CliDeps): Promise<void> {
   try {
-    const ids = await completeIds(kind, options, deps);
+    const ids = await idsOf(kind, options, deps);
     for (const { id, name } of ids) {
-      if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${visible(name)}` : id);
+      if (COMPLETABLE_ID.test(id)) writeLine(deps.io.stdout, options.names ? `${id}\t${escapeControls(name)}` : id);
     }
   } catch {
     // Completion must never print errors into the user's command line.
@@ -81,12 +79,12 @@ export async function runCompleteIds(kind: string, options: CompleteIdsOptions, 
 /** What one TAB reads at most: a page of 100 ids with their names, and room to spare. */
 export const COMPLETION_MAX_BYTES = 8 * 1024 * 1024;
 
-async function completeIds(kind: string, options: GlobalOptions, deps: CliDeps): Promise<{ id: string; name: string }[]> {
+async function idsOf(kind: string, options: GlobalOptions, deps: CliDeps): Promise<{ id: string; name: string }[]> {
   // A TAB must not hang: 2 s, unless REPORTCTL_TIMEOUT_MS sets the wait for answers.
   const setMs = Number(deps.env.REPORTCTL_TIMEOUT_MS);
   const budgetMs = Number.isInteger(setMs) && setMs > 0 ? setMs : 2000;
   const session = await deps.api(
-    { ...options, verbose: false },
+    { ...options, verbose: undefined },
     { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(budgetMs)]), timeoutMs: budgetMs, maxResponseBytes: COMPLETION_MAX_BYTES },
   );
   const query = { page: 1, limit: 100 };

@@ -1,30 +1,32 @@
-import { Argument, type Command } from 'commander';
-import { profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
+import { Argument } from '../../typed-commander.js';
+import { profileKeyNotes, profileKeys, type ProfileKey, readConfig } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { describeSettings } from './shared/settings.js';
+import { writeLine } from '../../io.js';
 
-export interface ConfigGetOptions extends GlobalOptions {
-  reveal?: boolean;
-}
-
-export function registerConfigGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('get')
     .description('Print the effective value of a setting (flag > environment > profile > default)')
     .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys), profileKeyNotes))
     .option('--reveal', 'print the whole api-key instead of its first characters')
-    .addHelpText('after', '\nExamples:\n  $ reportctl config get base-url\n  $ reportctl config get api-key --json')
-    .action(wrap(async (key: ProfileKey, _o: unknown, command: Command) => runConfigGet(key, command.optsWithGlobals<ConfigGetOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl config get base-url\n  $ reportctl config get api-key --json');
+export type ConfigGetOptions = OptionsOf<typeof verb>;
+
+export function registerConfigGet(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<ConfigGetOptions, [key: ProfileKey]> = (options, key) => runConfigGet(key, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runConfigGet(key: ProfileKey, options: ConfigGetOptions, deps: CliDeps): Promise<void> {
-  const [{ readConfig }, { describeSettings }, { writeLine }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../io.js'),
-  ]);
   const config = readConfig(deps.env);
   const row = describeSettings(options, deps.env, config.config, options.reveal === true).find((setting) => setting.key === key)!;
   if (options.json) return writeLine(deps.io.stdout, JSON.stringify({ key, value: row.value ?? null, source: row.source }));

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { registerConfigGet } from './get.js';
@@ -6,7 +6,7 @@ import { registerConfigList } from './list.js';
 import { registerConfigSet } from './set.js';
 import { registerConfigUse } from './use.js';
 
-export function registerConfigCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerConfigCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
   const config = program
     .command('config')
     .description('Connection settings in named profiles');

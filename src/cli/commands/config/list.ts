@@ -1,7 +1,11 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import type { Column } from '../../output.js';
+import type { CliDeps } from '../../context.js';
+import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { readConfig } from '../../config.js';
+import { describeSettings } from './shared/settings.js';
+import { loadStyle } from '../../style.js';
+import { colorEnabled } from '../../io.js';
 
 interface Row {
   key: string;
@@ -9,23 +13,24 @@ interface Row {
   source: string;
 }
 
-export function registerConfigList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('list')
     .alias('ls')
     .description('Show the effective settings and where each comes from (the key redacted)')
-    .addHelpText('after', '\nExamples:\n  $ reportctl config list\n  $ REPORTCTL_PROFILE=staging reportctl config list --json')
-    .action(wrap(async (_o: unknown, command: Command) => runConfigList(command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl config list\n  $ REPORTCTL_PROFILE=staging reportctl config list --json');
+export type ConfigListOptions = OptionsOf<typeof verb>;
+
+export function registerConfigList(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<ConfigListOptions> = (options) => runConfigList(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runConfigList(options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ readConfig }, { describeSettings }, { printJson, printTable }, { loadStyle }, { colorEnabled }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../output.js'),
-    import('../../style.js'),
-    import('../../io.js'),
-  ]);
+export async function runConfigList(options: ConfigListOptions, deps: CliDeps): Promise<void> {
   const config = readConfig(deps.env);
   const stored = config.config;
   const rows = describeSettings(options, deps.env, stored);

@@ -1,12 +1,15 @@
-import { Argument, type Command } from 'commander';
-import { profileField, profileKeyNotes, profileKeys, type ProfileKey } from '../../config.js';
+import { Argument } from '../../typed-commander.js';
+import { profileField, profileKeyNotes, profileKeys, type ProfileKey, openConfig, resolveSettings } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { parseSettingValue, redactKey, checkProfileName } from './shared/settings.js';
+import { writeLine } from '../../io.js';
 
 const environmentOverrides: Partial<Record<ProfileKey, string>> = { 'base-url': 'REPORTCTL_BASE_URL', 'api-key': 'REPORTCTL_API_KEY' };
 
-export function registerConfigSet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('set')
     .description('Save a setting in a profile (the current one, or --profile NAME)')
@@ -24,20 +27,19 @@ Keys:
 Examples:
   $ reportctl config set base-url https://reports.example.com
   $ reportctl config set language es --profile staging`,
-    )
-    .action(
-      wrap(async (key: ProfileKey, value: string, _o: unknown, command: Command) =>
-        runConfigSet(key, value, command.optsWithGlobals<GlobalOptions>(), deps),
-      ),
     );
+export type ConfigSetOptions = OptionsOf<typeof verb>;
+
+export function registerConfigSet(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<ConfigSetOptions, [key: ProfileKey, value: string]> = (options, key, value) => runConfigSet(key, value, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runConfigSet(key: ProfileKey, rawValue: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig, resolveSettings }, { parseSettingValue, redactKey, checkProfileName }, { writeLine }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../io.js'),
-  ]);
+export async function runConfigSet(key: ProfileKey, rawValue: string, options: ConfigSetOptions, deps: CliDeps): Promise<void> {
   const value = parseSettingValue(key, rawValue);
   const config = await openConfig(deps.env);
   const current = config.read();

@@ -1,29 +1,31 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
+import { openConfig } from '../../config.js';
+import { checkProfileName } from './shared/settings.js';
+import { writeLine } from '../../io.js';
+import { closestMatch } from '../../suggest.js';
 
-export function registerConfigUse(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('use')
     .description('Make a profile the current one')
     .argument('<profile>', 'profile name')
     .option('--create', 'start a new, empty profile of that name')
-    .addHelpText('after', '\nExamples:\n  $ reportctl config use staging\n  $ reportctl config use default\n  $ reportctl config use --create staging')
-    .action(wrap(async (profile: string, _o: unknown, command: Command) => runConfigUse(profile, command.optsWithGlobals<ConfigUseOptions>(), deps)));
-}
+    .addHelpText('after', '\nExamples:\n  $ reportctl config use staging\n  $ reportctl config use default\n  $ reportctl config use --create staging');
+export type ConfigUseOptions = OptionsOf<typeof verb>;
 
-export interface ConfigUseOptions extends GlobalOptions {
-  create?: boolean;
+export function registerConfigUse(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<ConfigUseOptions, [profile: string]> = (options, profile) => runConfigUse(profile, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runConfigUse(profile: string, options: ConfigUseOptions, deps: CliDeps): Promise<void> {
-  const [{ openConfig }, { checkProfileName }, { writeLine }, { closestMatch }] = await Promise.all([
-    import('../../config.js'),
-    import('./shared/settings.js'),
-    import('../../io.js'),
-    import('../../suggest.js'),
-  ]);
   const name = checkProfileName(profile);
   const config = await openConfig(deps.env);
   const current = config.read();

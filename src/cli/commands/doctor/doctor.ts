@@ -1,13 +1,15 @@
-import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
+import { readConfig } from '../../config.js';
+import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 
 export interface DoctorCheck {
   name: string;
@@ -19,12 +21,20 @@ export interface DoctorCheck {
 const MIN_NODE = [20, 18, 1] as const;
 const MAX_SKEW_SECONDS = 30;
 
-export function registerDoctor(program: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (program: Root) =>
   program
     .command('doctor')
     .description('Check Node.js, the config file, the service, the key and the clock, and say what to fix')
-    .addHelpText('after', '\nExamples:\n  $ reportctl doctor\n  $ reportctl doctor --json\n\nExit status: 0 when nothing failed (warnings allowed), 1 otherwise.')
-    .action(wrap(async (_o: unknown, command: Command) => runDoctor(command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl doctor\n  $ reportctl doctor --json\n\nExit status: 0 when nothing failed (warnings allowed), 1 otherwise.');
+export type DoctorOptions = OptionsOf<typeof verb>;
+
+export function registerDoctor(
+  program: Root,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<DoctorOptions> = (options) => runDoctor(options, deps),
+): void {
+  bindRun(verb(program), wrap, runF);
 }
 
 /** Fails below the minimum; warns on a line past its end of life, which still works but gets no security fixes. */
@@ -49,9 +59,8 @@ export function nodeVersionCheck(version: string | undefined, now: number): Doct
   };
 }
 
-export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<ExitCodeValue> {
+export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion, deps.clock.now())];
-  const [{ readConfig }, { ApiResponseError, NetworkError }] = await Promise.all([import('../../config.js'), import('../../../client/errors.js')]);
 
   const config = readConfig(deps.env);
   try {
@@ -133,8 +142,8 @@ export async function runDoctor(options: GlobalOptions, deps: CliDeps): Promise<
     const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
     for (const check of checks) {
       // Details may quote the service (where a redirect points).
-      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${visible(check.detail)}`);
-      if (check.fix) writeLine(deps.io.stdout, `    fix: ${visible(check.fix)}`);
+      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${escapeControls(check.detail)}`);
+      if (check.fix) writeLine(deps.io.stdout, `    fix: ${escapeControls(check.fix)}`);
     }
   }
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);

@@ -1,21 +1,15 @@
-import type { Command } from 'commander';
 import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { loadStyle } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 import { readFile } from 'node:fs/promises';
 
-export interface FormulaCheckOptions extends GlobalOptions {
-  formula?: string;
-  file?: string;
-  remoteRules?: boolean;
-}
-
-export function registerFormulaCheck(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('check')
     .description('Check a Custom_Index formula offline with the bundled parser (the one the service uses)')
@@ -33,13 +27,19 @@ Examples:
   $ reportctl formula check --remote-rules 'RE / (NIR + eps)'
 
 Exit status: 0 when every formula is valid, 1 when any is invalid, 2 on usage errors.`,
-    )
-    .action(
-      wrap(async (formula: string | undefined, _options: unknown, command: Command) => {
-        const options = { ...command.optsWithGlobals<FormulaCheckOptions>(), formula };
-        return runFormulaCheck(options, deps, options.remoteRules ? await remoteFormulaRules(options, deps) : defaultFormulaRules);
-      }),
     );
+export type FormulaCheckOptions = OptionsOf<typeof verb> & { formula?: string | undefined };
+
+export function registerFormulaCheck(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<FormulaCheckOptions, [formula: string | undefined]> = async (flags, formula) => {
+    const options = { ...flags, formula };
+    return runFormulaCheck(options, deps, options.remoteRules ? await remoteFormulaRules(options, deps) : defaultFormulaRules);
+  },
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 interface Line {
@@ -91,7 +91,7 @@ export function formulaReport(formula: string, rules: FormulaRules): FormulaRepo
 
 /** The rules the service publishes; loaded lazily so the offline check never loads the client. */
 export async function remoteFormulaRules(options: GlobalOptions, deps: CliDeps): Promise<FormulaRules> {
-  const [{ formulaRulesOf }] = await Promise.all([import('../../../contract/template.js')]);
+  const { formulaRulesOf } = await import('../../../contract/template.js');
   const session = await deps.api(options);
   const defaults = await session.api.catalogs.vegetationIndexDefaults();
   session.progress.stop();

@@ -1,21 +1,14 @@
-import type { Command } from 'commander';
 import { checkFormula } from '../../../formula/check.js';
 import { evaluate, FormulaEvaluationError } from '../../../formula/evaluate.js';
 import { defaultFormulaRules } from '../../../formula/rules.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { loadStyle } from '../../style.js';
 import { formulaReport } from './check.js';
 import { renderReport } from './render.js';
-
-export interface FormulaEvalOptions extends GlobalOptions {
-  formula: string;
-  band: Record<string, number>;
-  eps: number;
-  L: number;
-}
 
 function parseNumber(flag: string, text: string): number {
   const value = Number(text);
@@ -29,7 +22,7 @@ function collectBand(text: string, previous: Record<string, number>): Record<str
   return { ...previous, [match[1]!]: parseNumber(`--band ${match[1]}`, match[2]!) };
 }
 
-export function registerFormulaEval(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('eval')
     .description('Evaluate a formula on given band values (reflectances)')
@@ -43,15 +36,19 @@ export function registerFormulaEval(parent: Command, deps: CliDeps, wrap: Wrap):
 Examples:
   $ reportctl formula eval '(NIR - R) / (NIR + R + eps)' --band NIR=0.62 --band R=0.08
   $ reportctl formula eval '(1 + L) * (NIR - R) / (NIR + R + L + eps)' -b NIR=0.5 -b R=0.1 --L 0.5 --json`,
-    )
-    .action(
-      wrap(async (formula: string, _options: unknown, command: Command) =>
-        runFormulaEval({ ...command.optsWithGlobals<FormulaEvalOptions>(), formula }, deps),
-      ),
     );
+export type FormulaEvalOptions = OptionsOf<typeof verb>;
+
+export function registerFormulaEval(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<FormulaEvalOptions, [formula: string]> = (options, formula) => runFormulaEval({ ...options, formula }, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runFormulaEval(options: FormulaEvalOptions, deps: CliDeps): Promise<ExitCodeValue> {
+export async function runFormulaEval(options: FormulaEvalOptions & { formula: string }, deps: CliDeps): Promise<ExitCodeValue> {
   const check = checkFormula(options.formula, defaultFormulaRules);
   if (!check.valid || !check.ast) {
     const report = formulaReport(options.formula, defaultFormulaRules);

@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { registerFormulaCheck } from './check.js';
 import { registerFormulaEval } from './eval.js';
 import { registerFormulaValidate } from './validate.js';
 
-export function registerFormulaCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerFormulaCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
   const formula = program
     .command('formula')
     .description('Check, evaluate and validate Custom_Index formulas');

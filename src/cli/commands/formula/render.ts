@@ -1,4 +1,4 @@
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import type { Style } from '../../style.js';
 
 /** The shape `formula check --json` prints for each formula. */
@@ -46,8 +46,8 @@ export function renderReport(report: FormulaReport, style: Style, opts: { label?
   for (const error of report.errors) {
     const [text, carets] = caretLines(report.formula, error.offset, error.length, opts.width - 4);
     // Messages may be the service's (formula validate).
-    lines.push(`    ${text}`, `    ${style.red(carets)}`, `  ${visible(error.message)}`);
-    if (error.suggestion) lines.push(`  ${style.cyan('hint:')} ${visible(error.suggestion)}`);
+    lines.push(`    ${text}`, `    ${style.red(carets)}`, `  ${escapeControls(error.message)}`);
+    if (error.suggestion) lines.push(`  ${style.cyan('hint:')} ${escapeControls(error.suggestion)}`);
   }
   return lines.join('\n');
 }

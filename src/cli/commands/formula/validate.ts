@@ -1,17 +1,13 @@
-import type { Command } from 'commander';
 import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { loadStyle } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 
-export interface FormulaValidateOptions extends GlobalOptions {
-  formula: string;
-}
-
-export function registerFormulaValidate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('validate')
     .description("Validate a Custom_Index formula with the service's validate-formula endpoint")
@@ -26,15 +22,19 @@ Examples:
   $ reportctl formula validate 'NIR / R' --json
 
 Exit status: 0 when valid, 1 when invalid.`,
-    )
-    .action(
-      wrap(async (formula: string, _options: unknown, command: Command) =>
-        runFormulaValidate({ ...command.optsWithGlobals<FormulaValidateOptions>(), formula }, deps),
-      ),
     );
+export type FormulaValidateOptions = OptionsOf<typeof verb>;
+
+export function registerFormulaValidate(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<FormulaValidateOptions, [formula: string]> = (options, formula) => runFormulaValidate({ ...options, formula }, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runFormulaValidate(options: FormulaValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
+export async function runFormulaValidate(options: FormulaValidateOptions & { formula: string }, deps: CliDeps): Promise<ExitCodeValue> {
   // The service answers an over-long formula with a 400; say so without the round trip.
   if (options.formula.length > MAX_FORMULA_LENGTH) {
     throw new UsageError(`the formula is ${options.formula.length} characters long; the service accepts at most ${MAX_FORMULA_LENGTH}`);

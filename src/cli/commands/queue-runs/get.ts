@@ -1,26 +1,32 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { stepColumns, stepsDone } from './shared/columns.js';
+import { findQueueRun } from '../../../client/api.js';
+import { printJson, printTable, printFields, formatTime, statusColor } from '../../output.js';
+import { writeLine } from '../../io.js';
+import { resolveQueueRunId } from '../../resolve.js';
 
-export function registerQueueRunsGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('get')
     .aliases(['show', 'view'])
     .description('Show one queue run with its steps (the run as the service returns it with --json)')
     .argument('<id>', 'queue run id, a unique prefix of it (6+ characters) or the exact name')
-    .addHelpText('after', '\nExamples:\n  $ reportctl queue-runs get RUN_ID\n  $ reportctl queue-runs get RUN_ID --json | jq .status')
-    .action(wrap(async (id: string, _o: unknown, command: Command) => runQueueRunsGet(id, command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl queue-runs get RUN_ID\n  $ reportctl queue-runs get RUN_ID --json | jq .status');
+export type QueueRunsGetOptions = OptionsOf<typeof verb>;
+
+export function registerQueueRunsGet(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<QueueRunsGetOptions, [id: string]> = (options, id) => runQueueRunsGet(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runQueueRunsGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ findQueueRun }, { printJson, printTable, printFields, formatTime, statusColor }, { writeLine }, { resolveQueueRunId }] = await Promise.all([
-    import('../../../client/api.js'),
-    import('../../output.js'),
-    import('../../io.js'),
-    import('../../resolve.js'),
-  ]);
+export async function runQueueRunsGet(reference: string, options: QueueRunsGetOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   // The service has no endpoint for one run: it is looked up in the list.

@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { registerQueueRunsGet } from './get.js';
 import { registerQueueRunsList } from './list.js';
 import { registerQueueRunsWatch } from './watch.js';
 
-export function registerQueueRunsCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerQueueRunsCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
   const queueRuns = program.command('queue-runs').description('Runs of saved queues, with per-step status');
   registerQueueRunsList(queueRuns, deps, wrap);
   registerQueueRunsGet(queueRuns, deps, wrap);

@@ -1,15 +1,12 @@
-import type { Command } from 'commander';
 import { queueRunStatuses, queueRunStatusNotes } from '../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
+import type { CliDeps } from '../../context.js';
+import { addListOptions, choiceOption } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { queueRunColumns } from './shared/columns.js';
+import { printList } from '../../list-output.js';
 
-export interface QueueRunsListOptions extends GlobalOptions, ListOptions {
-  status?: string;
-}
-
-export function registerQueueRunsList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   addListOptions(
     parent
       .command('list')
@@ -24,12 +21,19 @@ Examples:
   $ reportctl queue-runs list
   $ reportctl queue-runs list --status running --wide
   $ reportctl queue-runs list --all --json > runs.json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runQueueRunsList(command.optsWithGlobals<QueueRunsListOptions>(), deps)));
+    );
+export type QueueRunsListOptions = OptionsOf<typeof verb>;
+
+export function registerQueueRunsList(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<QueueRunsListOptions> = (options) => runQueueRunsList(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   await printList(
     deps,

@@ -1,27 +1,23 @@
-import type { Command } from 'commander';
 import type { QueueRun } from '../../../contract/index.js';
 import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { terminalWidth, writeLine } from '../../io.js';
 import { jsonText, paint, statusColor, type Segment } from '../../output.js';
-import { visible } from '../../sanitize.js';
-import { secondsOption } from '../../parse.js';
+import { escapeControls } from '../../sanitize.js';
+import { secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import { currentStep, stepsDone, stepSymbol } from './shared/columns.js';
-
-export interface QueueRunsWatchOptions extends GlobalOptions {
-  interval: number;
-  timeout?: number;
-  maxUnreachable: number;
-  exitStatus?: boolean;
-}
+import { findQueueRun } from '../../../client/api.js';
+import { ApiResponseError, NetworkError } from '../../../client/errors.js';
+import { resolveQueueRunId } from '../../resolve.js';
 
 /** Longest pause between tries while the service is failing. */
 const MAX_BACKOFF_MS = 30_000;
 
-export function registerQueueRunsWatch(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('watch')
     .description('Follow a queue run step by step until it completes, fails or is cancelled')
@@ -46,10 +42,16 @@ Examples:
 Exit status: 0 when the run ends (with --exit-status: 0 completed, 1 failed or cancelled),
 4 no such run, 6 the service unreachable (for --max-unreachable, or when --timeout came while
 it was), 8 --timeout reached with the run still going, 130 interrupted.`,
-    )
-    .action(
-      wrap(async (id: string, _o: unknown, command: Command) => runQueueRunsWatch(id, command.optsWithGlobals<QueueRunsWatchOptions>(), deps)),
     );
+export type QueueRunsWatchOptions = OptionsOf<typeof verb>;
+
+export function registerQueueRunsWatch(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<QueueRunsWatchOptions, [id: string]> = (options, id) => runQueueRunsWatch(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 /** How a change is shown: redrawn in place on a terminal, a line when piped, NDJSON for scripts. */
@@ -61,11 +63,6 @@ interface WatchView {
 }
 
 export async function runQueueRunsWatch(reference: string, options: QueueRunsWatchOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ findQueueRun }, { ApiResponseError, NetworkError }, { resolveQueueRunId }] = await Promise.all([
-    import('../../../client/api.js'),
-    import('../../../client/errors.js'),
-    import('../../resolve.js'),
-  ]);
   const session = await deps.api(options);
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   const intervalMs = Math.round((options.interval ?? 5) * 1000);
@@ -106,7 +103,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
         throw error;
       }
       const waitMs = Math.min(deadline - now, failingSince + maxUnreachableMs - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
-      view.notice(`reportctl: ${visible(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
+      view.notice(`reportctl: ${escapeControls(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
       await deps.clock.sleep(waitMs, deps.signal);
       continue;
     }
@@ -178,8 +175,8 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
   const width = terminalWidth(deps.io) - 1;
   const now = deps.clock.now();
   const steps = [...run.steps].sort((a, b) => a.order - b.order);
-  const lotWidth = Math.max(3, ...steps.map((step) => visible(step.lotId).length));
-  const typeWidth = Math.max(8, ...steps.map((step) => visible(step.analysisType).length));
+  const lotWidth = Math.max(3, ...steps.map((step) => escapeControls(step.lotId).length));
+  const typeWidth = Math.max(8, ...steps.map((step) => escapeControls(step.analysisType).length));
   const paint = (status: string) => statusColor(status, style);
   const lines: Segment[][] = [
     [[run.name, style.bold], [`  ${run.id}`, style.dim]],
@@ -192,7 +189,7 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
   for (const step of steps) {
     lines.push([
       [`  ${stepSymbol(step.status)} `, paint(step.status)],
-      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${visible(step.lotId).padEnd(lotWidth)}  ${visible(step.analysisType).padEnd(typeWidth)}  `],
+      [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${escapeControls(step.lotId).padEnd(lotWidth)}  ${escapeControls(step.analysisType).padEnd(typeWidth)}  `],
       [step.status, paint(step.status)],
       [step.analysisId ? `  ${step.analysisId}` : '', style.dim],
     ]);
@@ -209,7 +206,7 @@ function fit(segments: Segment[], width: number): string {
   for (const [text, paintText] of segments) {
     if (left <= 0) break;
     // Made visible before measuring, so an escaped control character still fits the line.
-    const escaped = visible(text);
+    const escaped = escapeControls(text);
     const shown = escaped.length > left ? escaped.slice(0, Math.max(0, left - 1)) + '…' : escaped;
     left -= shown.length;
     line += paintText && shown !== '' ? paintText(shown) : shown;

@@ -1,13 +1,12 @@
-import type { Command } from 'commander';
 import type { Queue } from '../../../contract/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { addListOptions, type ListOptions } from '../../list-options.js';
+import type { CliDeps } from '../../context.js';
+import { addListOptions } from '../../list-options.js';
 import { formatTime, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printList } from '../../list-output.js';
 
-export interface QueuesListOptions extends GlobalOptions, ListOptions {}
-
-export function registerQueuesList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   addListOptions(parent.command('list').alias('ls').description("List the account's saved queues, newest first"))
     .addHelpText(
       'after',
@@ -16,8 +15,16 @@ Examples:
   $ reportctl queues list
   $ reportctl queues list --wide
   $ reportctl queues list --all --json > queues.json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runQueuesList(command.optsWithGlobals<QueuesListOptions>(), deps)));
+    );
+export type QueuesListOptions = OptionsOf<typeof verb>;
+
+export function registerQueuesList(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<QueuesListOptions> = (options) => runQueuesList(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
@@ -34,7 +41,6 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
 }
 
 export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   await printList(
     deps,

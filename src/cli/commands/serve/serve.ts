@@ -1,32 +1,13 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
-import { integerOption, repeatable, secondsOption } from '../../parse.js';
+import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
+import type { OptionsOf, Root, RunF } from '../../verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
 import { runShellCommand, type CommandEnd } from './shared/exec.js';
 
-export interface ServeOptions extends GlobalOptions {
-  host: string;
-  allowHost: string[];
-  port: number;
-  db?: string;
-  demo?: boolean;
-  simulate?: boolean;
-  stepSeconds: number;
-  readsPerMinute: number;
-  writesPerMinute: number;
-  accessLog: boolean;
-  rateWindowSeconds?: number;
-  import?: string;
-  exportOnExit?: string;
-  fault: string[];
-  seed?: number;
-  exec?: string;
-}
-
-export function registerServe(program: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (program: Root) =>
   program
     .command('serve')
     .description('Run the whole service on SQLite, for offline work, demos and CI')
@@ -84,14 +65,18 @@ service by pointing its own name here (DNS rebinding).
   #ACCOUNT  only requests with a key of this account
 Faults act after the key and rate-limit checks, before the request does anything. The same as
 \`reportctl admin faults add\`, which also reaches a running server.`,
-    )
-    .action(
-      wrap(async (_options: unknown, command: Command) => {
-        const options = command.optsWithGlobals<ServeOptions>();
-        const freePort = options.exec !== undefined && command.getOptionValueSource('port') === 'default';
-        return runServe(freePort ? { ...options, port: 0 } : options, deps);
-      }),
     );
+export type ServeOptions = OptionsOf<typeof verb>;
+
+export function registerServe(program: Root, deps: CliDeps, wrap: Wrap, runF: RunF<ServeOptions> = (options) => runServe(options, deps)): void {
+  const command = verb(program);
+  command.action(
+    wrap(async () => {
+      const options = command.optsWithGlobals();
+      const freePort = options.exec !== undefined && command.getOptionValueSource('port') === 'default';
+      return runF(freePort ? { ...options, port: 0 } : options);
+    }),
+  );
 }
 
 /**

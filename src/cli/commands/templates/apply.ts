@@ -1,18 +1,14 @@
-import type { Command } from 'commander';
 import type { Template } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
-import type { PlanOptions, TemplatePlan } from './shared/plan.js';
+import type { TemplatePlan } from './shared/plan.js';
+import { submitTemplate } from './shared/submit.js';
 
-export interface TemplatesApplyOptions extends PlanOptions {
-  dryRun?: boolean;
-  yes?: boolean;
-}
-
-export function registerTemplatesApply(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('apply')
     .description('Make the service hold what a folder of template files holds: create, replace and (with --prune) delete')
@@ -35,8 +31,16 @@ limit), then replacements, then creations, paced under the service's write limit
 is known by its exact name, so a rename is a delete and a create. A write that fails stops the
 run: what was done and what was not is listed, the exit code is that failure's, and running
 the same apply again carries out the rest.`,
-    )
-    .action(wrap(async (dir: string, _o: unknown, command: Command) => runTemplatesApply(dir, command.optsWithGlobals<TemplatesApplyOptions>(), deps)));
+    );
+export type TemplatesApplyOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesApply(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesApplyOptions, [dir: string]> = (options, dir) => runTemplatesApply(dir, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 type Action = 'delete' | 'replace' | 'create';
@@ -55,11 +59,7 @@ interface Applied {
 }
 
 export async function runTemplatesApply(dir: string, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
-  const [{ planFromFolder, planLines, planSummary }, { submitTemplate }, { quoted }] = await Promise.all([
-    import('./shared/plan.js'),
-    import('./shared/submit.js'),
-    import('./shared/folder.js'),
-  ]);
+  const [{ planFromFolder, planLines, planSummary }, { quoted }] = await Promise.all([import('./shared/plan.js'), import('./shared/folder.js')]);
   const { session, plan } = await planFromFolder(dir, options, deps);
   // With --json, stdout carries the one JSON answer; what people read goes to stderr.
   const people = options.json ? deps.io.stderr : deps.io.stdout;

@@ -1,18 +1,17 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { visible } from '../../sanitize.js';
+import type { CliDeps } from '../../context.js';
+import { escapeControls } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
+import { submitTemplate } from './shared/submit.js';
+import { printJson } from '../../output.js';
+import { closestMatch } from '../../suggest.js';
+import { readJsonInput } from '../../input.js';
+import { runCreateWizard } from './shared/wizard.js';
 
-export interface TemplatesCreateOptions extends GlobalOptions {
-  file?: string;
-  fromPreset?: string;
-  name?: string;
-}
-
-export function registerTemplatesCreate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('create')
     .description('Create a template from a file, from a preset, or (on a terminal) step by step')
@@ -28,8 +27,16 @@ Examples:
   $ reportctl templates create            # on a terminal: a guided walk through the catalogs
 
 Prints the new template's id (the whole document with --json).`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runTemplatesCreate(command.optsWithGlobals<TemplatesCreateOptions>(), deps)));
+    );
+export type TemplatesCreateOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesCreate(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesCreateOptions> = (options) => runTemplatesCreate(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 async function presetBody(session: Session, presetId: string, deps: CliDeps): Promise<Record<string, unknown>> {
@@ -38,7 +45,6 @@ async function presetBody(session: Session, presetId: string, deps: CliDeps): Pr
     if (preset.id === presetId) return { ...preset.seedPayload };
     ids.push(preset.id);
   }
-  const { closestMatch } = await import('../../suggest.js');
   const guess = closestMatch(presetId, ids);
   throw new CliError(`no preset ${presetId}`, ExitCode.notFound, guess ? `did you mean ${guess}? (see \`reportctl templates presets\`)` : 'see `reportctl templates presets`');
 }
@@ -54,15 +60,10 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   if (options.fromPreset !== undefined && options.name === undefined && !interactive) {
     throw new UsageError('--from-preset needs --name NAME (the new template\'s name)');
   }
-  const [{ submitTemplate }, { printJson }] = await Promise.all([
-    import('./shared/submit.js'),
-    import('../../output.js'),
-  ]);
   const session = await deps.api(options);
 
   let body: unknown;
   if (options.file !== undefined) {
-    const { readJsonInput } = await import('../../input.js');
     body = await readJsonInput(options.file, deps);
     if (options.name !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
       body = { ...(body as Record<string, unknown>), name: options.name };
@@ -79,7 +80,6 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     }
     body = { ...seed, name };
   } else {
-    const { runCreateWizard } = await import('./shared/wizard.js');
     const fromWizard = await runCreateWizard(session, deps);
     if (fromWizard === null) {
       writeLine(deps.io.stderr, 'nothing created');
@@ -91,5 +91,5 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   const created = await submitTemplate(session.api, body, (value) => session.api.templates.create(value), 'the document');
   if (options.json) return printJson(deps, created);
   writeLine(deps.io.stdout, created.id);
-  writeLine(deps.io.stderr, `created template ${created.id} (${visible(created.name)})`);
+  writeLine(deps.io.stderr, `created template ${created.id} (${escapeControls(created.name)})`);
 }

@@ -1,34 +1,39 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { resolveTemplate } from '../../resolve.js';
+import { shortId } from '../../output.js';
 
-export interface TemplatesDeleteOptions extends GlobalOptions {
-  yes?: boolean;
-}
-
-export function registerTemplatesDelete(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('delete')
     .alias('rm')
     .description('Delete a template (asks first on a terminal)')
     .argument('<id>', 'template id, a unique prefix of it (6+ characters) or the exact name')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
-    .addHelpText('after', '\nExamples:\n  $ reportctl templates delete ID\n  $ reportctl templates delete ID --yes')
-    .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesDelete(id, command.optsWithGlobals<TemplatesDeleteOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl templates delete ID\n  $ reportctl templates delete ID --yes');
+export type TemplatesDeleteOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesDelete(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesDeleteOptions, [id: string]> = (options, id) => runTemplatesDelete(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesDelete(reference: string, options: TemplatesDeleteOptions, deps: CliDeps): Promise<void> {
-  const [{ resolveTemplate }, { shortId }] = await Promise.all([import('../../resolve.js'), import('../../output.js')]);
   const session = await deps.api(options);
   // A template that is not there is a 404 before any question about deleting it.
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const { id } = template;
   session.progress.stop();
   // The id has the service's shape (resolveTemplate checks it); the name is anything.
-  const named = `"${visible(template.name)}" (${shortId(id)})`;
+  const named = `"${escapeControls(template.name)}" (${shortId(id)})`;
   if (!options.yes) {
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
       throw new UsageError(`refusing to delete template ${named} without confirmation`, 'pass --yes to delete without a prompt');

@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
-import type { PlanOptions, TemplatePlan } from './shared/plan.js';
+import type { TemplatePlan } from './shared/plan.js';
+import { unifiedHunks } from './shared/unified-diff.js';
+import { jsonForTerminal } from '../../sanitize.js';
 
-export type TemplatesDiffOptions = PlanOptions;
-
-export function registerTemplatesDiff(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('diff')
     .description("Show how a folder of template files differs from the service's templates (nothing is written)")
@@ -28,17 +28,20 @@ deleted. Invalid files are reported as \`templates validate\` reports them.
 
 Exit status, as diff(1): 0 no differences, 1 differences (or invalid files), 2 usage errors,
 duplicate names or files that cannot be read.`,
-    )
-    .action(wrap(async (dir: string, _o: unknown, command: Command) => runTemplatesDiff(dir, command.optsWithGlobals<TemplatesDiffOptions>(), deps)));
+    );
+export type TemplatesDiffOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesDiff(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesDiffOptions, [dir: string]> = (options, dir) => runTemplatesDiff(dir, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ planFromFolder, planSummary }, { unifiedHunks }, { quoted }, { jsonForTerminal }] = await Promise.all([
-    import('./shared/plan.js'),
-    import('./shared/unified-diff.js'),
-    import('./shared/folder.js'),
-    import('../../sanitize.js'),
-  ]);
+  const [{ planFromFolder, planSummary }, { quoted }] = await Promise.all([import('./shared/plan.js'), import('./shared/folder.js')]);
   const { session, plan } = await planFromFolder(dir, options, deps);
   const changes = changesOf(plan);
   if (options.json) {

@@ -1,16 +1,21 @@
-import type { Command } from 'commander';
-import { visible } from '../../sanitize.js';
+import { escapeControls } from '../../sanitize.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
 import { EditorFailed } from '../../editor.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { invalidTemplate, submitTemplate } from './shared/submit.js';
+import { printJson } from '../../output.js';
+import { resolveTemplate } from '../../resolve.js';
+import { parseJsonText } from '../../input.js';
+import { explainError } from '../../explain.js';
 
-export function registerTemplatesEdit(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('edit')
     .description('Edit the whole template in $EDITOR, check it locally, then replace it (PUT)')
@@ -23,8 +28,16 @@ Examples:
   $ EDITOR="code --wait" reportctl templates edit ID
 
 An unchanged file sends nothing. If the edit is not valid, nothing is sent and the file is kept.`,
-    )
-    .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesEdit(id, command.optsWithGlobals<GlobalOptions>(), deps)));
+    );
+export type TemplatesEditOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesEdit(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesEditOptions, [id: string]> = (options, id) => runTemplatesEdit(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 /** The edit is kept only while it still matters: when it could not be sent. */
@@ -51,18 +64,10 @@ function withoutErrors(text: string): string {
   return lines.slice(first).join('\n');
 }
 
-export async function runTemplatesEdit(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
+export async function runTemplatesEdit(reference: string, options: TemplatesEditOptions, deps: CliDeps): Promise<void> {
   if (deps.editor.command === undefined) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
-  const [{ validateTemplateBody }, { invalidTemplate, submitTemplate }, { printJson }, { resolveTemplate }, { parseJsonText }, { explainError }] =
-    await Promise.all([
-      import('../../../contract/index.js'),
-      import('./shared/submit.js'),
-      import('../../output.js'),
-      import('../../resolve.js'),
-      import('../../input.js'),
-      import('../../explain.js'),
-    ]);
-  const { cachedCatalogs } = await import('../../catalog-cache.js');
+  // The contract loads zod; the cache, node:crypto.
+  const [{ validateTemplateBody }, { cachedCatalogs }] = await Promise.all([import('../../../contract/index.js'), import('../../catalog-cache.js')]);
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const id = template.id;
@@ -99,7 +104,7 @@ export async function runTemplatesEdit(reference: string, options: GlobalOptions
       await removeEditDir(file);
       if (options.json) return printJson(deps, replaced);
       writeLine(deps.io.stdout, replaced.id);
-      writeLine(deps.io.stderr, `replaced template ${replaced.id} (${visible(replaced.name)})`);
+      writeLine(deps.io.stderr, `replaced template ${replaced.id} (${escapeControls(replaced.name)})`);
       return;
     } catch (error) {
       // What the user can fix in the editor: bad JSON, a template that is not valid, a 400.

@@ -1,22 +1,28 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { printJson, printFields } from '../../output.js';
+import { resolveTemplate } from '../../resolve.js';
 
-export function registerTemplatesGet(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('get')
     .aliases(['show', 'view'])
     .description('Show one template (the whole document with --json)')
     .argument('<id>', 'template id, a unique prefix of it (6+ characters) or the exact name')
-    .addHelpText('after', '\nExamples:\n  $ reportctl templates get 3c44560e-3111-4551-b3a0-e5d90d9356b3\n  $ reportctl templates get ID --json > template.json')
-    .action(wrap(async (id: string, _o: unknown, command: Command) => runTemplatesGet(id, command.optsWithGlobals<GlobalOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl templates get 3c44560e-3111-4551-b3a0-e5d90d9356b3\n  $ reportctl templates get ID --json > template.json');
+export type TemplatesGetOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesGet(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesGetOptions, [id: string]> = (options, id) => runTemplatesGet(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runTemplatesGet(reference: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ printJson, printFields }, { resolveTemplate }] = await Promise.all([
-    import('../../output.js'),
-    import('../../resolve.js'),
-  ]);
+export async function runTemplatesGet(reference: string, options: TemplatesGetOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   if (options.json) return printJson(deps, template);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Root } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { registerTemplatesApply } from './apply.js';
@@ -14,7 +14,7 @@ import { registerTemplatesPreview } from './preview.js';
 import { registerTemplatesReplace } from './replace.js';
 import { registerTemplatesValidate } from './validate.js';
 
-export function registerTemplatesCommands(program: Command, deps: CliDeps, wrap: Wrap): void {
+export function registerTemplatesCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
   const templates = program.command('templates').description('Report templates');
   registerTemplatesList(templates, deps, wrap);
   registerTemplatesGet(templates, deps, wrap);

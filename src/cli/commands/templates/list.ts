@@ -1,19 +1,15 @@
-import type { Command } from 'commander';
 import { analysisTypeNotes, analysisTypes, reportCategories, reportCategoryNotes } from '../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { addListOptions, choiceOption, type ListOptions } from '../../list-options.js';
+import type { CliDeps } from '../../context.js';
+import { addListOptions, choiceOption } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { templateColumns } from './shared/columns.js';
+import { closestMatch } from '../../suggest.js';
+import { printList } from '../../list-output.js';
 
-export interface TemplatesListOptions extends GlobalOptions, ListOptions {
-  analysisType?: string;
-  reportType?: string;
-  reportCategory?: string;
-}
-
-export function registerTemplatesList(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   addListOptions(
     parent
       .command('list')
@@ -30,13 +26,22 @@ Examples:
   $ reportctl templates list
   $ reportctl templates list --analysis-type counting --wide
   $ reportctl templates list --all --json > templates.json`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runTemplatesList(command.optsWithGlobals<TemplatesListOptions>(), deps)));
+    );
+export type TemplatesListOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesList(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesListOptions> = (options) => runTemplatesList(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 /** A report type not in the catalog would only ever list nothing: say so, with the closest one. */
 async function checkReportType(reportType: string, session: Session, deps: CliDeps): Promise<void> {
-  const [{ cachedCatalogs }, { closestMatch }] = await Promise.all([import('../../catalog-cache.js'), import('../../suggest.js')]);
+  // Loaded here: the cache loads node:crypto, which other commands never need.
+  const { cachedCatalogs } = await import('../../catalog-cache.js');
   const catalog = (await cachedCatalogs(session, deps)).reportTypes;
   const keys = [...new Set(analysisTypes.flatMap((type) => catalog[type].map((entry) => entry.key)))];
   if (keys.includes(reportType)) return;
@@ -45,7 +50,6 @@ async function checkReportType(reportType: string, session: Session, deps: CliDe
 }
 
 export async function runTemplatesList(options: TemplatesListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
   const session = await deps.api(options);
   if (options.reportType !== undefined) await checkReportType(options.reportType, session, deps);
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };

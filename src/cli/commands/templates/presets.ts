@@ -1,17 +1,25 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { addListOptions, type ListOptions } from '../../list-options.js';
+import type { CliDeps } from '../../context.js';
+import { addListOptions } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { presetColumns } from './shared/columns.js';
+import { printList } from '../../list-output.js';
 
-export function registerTemplatesPresets(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   addListOptions(parent.command('presets').description('List starter templates (use one with `templates create --from-preset ID`)'))
-    .addHelpText('after', '\nExamples:\n  $ reportctl templates presets\n  $ reportctl templates presets --json')
-    .action(wrap(async (_o: unknown, command: Command) => runTemplatesPresets(command.optsWithGlobals<GlobalOptions & ListOptions>(), deps)));
+    .addHelpText('after', '\nExamples:\n  $ reportctl templates presets\n  $ reportctl templates presets --json');
+export type TemplatesPresetsOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesPresets(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesPresetsOptions> = (options) => runTemplatesPresets(options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runTemplatesPresets(options: GlobalOptions & ListOptions, deps: CliDeps): Promise<void> {
-  const { printList } = await import('../../list-output.js');
+export async function runTemplatesPresets(options: TemplatesPresetsOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   await printList(
     deps,

@@ -1,26 +1,24 @@
 import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
-import type { Command } from 'commander';
 import type { Preview } from '../../../preview/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
 import { choiceOption } from '../../list-options.js';
-import { integerOption } from '../../parse.js';
+import { integerOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { loadStyle } from '../../style.js';
+import { connect } from '../../session.js';
+import { resolveTemplate } from '../../resolve.js';
+import { escapeControls } from '../../sanitize.js';
+import { jsonText } from '../../output.js';
+import { readJsonInput } from '../../input.js';
 
 const orientations = ['portrait', 'landscape'] as const;
-type Orientation = (typeof orientations)[number];
 const formats = ['svg', 'png'] as const;
 type ImageFormat = (typeof formats)[number];
 
-export interface TemplatesPreviewOptions extends GlobalOptions {
-  file?: string;
-  orientation?: Orientation;
-  out?: string;
-  width?: number;
-}
-
-export function registerTemplatesPreview(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('preview')
     .description("Draw a template's page: a sketch on a terminal, SVG when piped, or an SVG or PNG file")
@@ -43,12 +41,16 @@ The page is drawn at its paper size with its margins, each element a box in its 
 Elements that overlap or leave the page are red, and every problem (these, and what the
 service would refuse) is listed on stderr; the page is still drawn. Exit status: 0 once drawn
 (use \`templates validate\` to fail on a bad document), 2 on a bad file or flag.`,
-    )
-    .action(
-      wrap(async (reference: string | undefined, _o: unknown, command: Command) =>
-        runTemplatesPreview(reference, command.optsWithGlobals<TemplatesPreviewOptions>(), deps),
-      ),
     );
+export type TemplatesPreviewOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesPreview(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesPreviewOptions, [reference: string | undefined]> = (options, reference) => runTemplatesPreview(reference, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesPreview(reference: string | undefined, options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
@@ -69,17 +71,17 @@ export async function runTemplatesPreview(reference: string | undefined, options
 
   if (options.out !== undefined && format !== undefined) {
     const image = format === 'svg' ? preview.svg : await rasterise(preview.svg);
+    // Loaded here: it loads node:crypto, which other commands never need.
     const { writeFileAtomically } = await import('../../output-file.js');
     await writeFileAtomically(options.out, image, '--out');
-    if (options.json) writeLine(deps.io.stdout, (await import('../../output.js')).jsonText(deps, summary(preview, { out: options.out })));
+    if (options.json) writeLine(deps.io.stdout, jsonText(deps, summary(preview, { out: options.out })));
     else writeLine(deps.io.stderr, `wrote ${options.out} (${layout.paperSize} ${layout.orientation})`);
   } else if (options.json) {
     // The whole SVG in one line: waited out like any large output, for a slow reader. The
     // name and problems may be the service's: on a terminal, its C1 characters escaped.
-    const { jsonText } = await import('../../output.js');
     await writeData(deps.io.stdout, jsonText(deps, summary(preview, { svg: preview.svg })) + '\n');
   } else if (isStdoutTTY(deps.io)) {
-    const [{ sketchPage }, { loadStyle }] = await Promise.all([import('../../../preview/sketch.js'), import('../../style.js')]);
+    const { sketchPage } = await import('../../../preview/sketch.js');
     const colour = colorEnabled(deps.io, deps.env, options.color);
     const style = await loadStyle(colour, deps.env);
     const lines = sketchPage(layout, {
@@ -104,10 +106,8 @@ function imageFormatOf(file: string): ImageFormat {
 /** The document from stdin, a file or the service (by id, id prefix or name). */
 async function templateDocument(reference: string | undefined, options: TemplatesPreviewOptions, deps: CliDeps): Promise<unknown> {
   if (options.file !== undefined || reference === '-') {
-    const { readJsonInput } = await import('../../input.js');
     return options.file !== undefined ? readJsonInput(options.file, deps, '--file') : readJsonInput('-', deps, 'stdin');
   }
-  const [{ connect }, { resolveTemplate }] = await Promise.all([import('../../session.js'), import('../../resolve.js')]);
   const session = await connect(options, deps);
   const template = await resolveTemplate(session.api, reference!, deps.signal);
   session.progress.stop();
@@ -138,8 +138,7 @@ function summary(preview: Preview, rest: { svg: string } | { out: string }) {
 
 async function reportProblems(problems: string[], options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
   if (problems.length === 0 || options.json) return;
-  const [{ visible }, { loadStyle }] = await Promise.all([import('../../sanitize.js'), import('../../style.js')]);
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
   writeLine(deps.io.stderr, style.yellow(problems.length === 1 ? '1 problem:' : `${problems.length} problems:`));
-  for (const problem of problems) writeLine(deps.io.stderr, visible(`  ${problem}`));
+  for (const problem of problems) writeLine(deps.io.stderr, escapeControls(`  ${problem}`));
 }

@@ -1,10 +1,13 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileNameFor } from './shared/slug.js';
 
-export function registerTemplatesPull(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('pull')
     .description("Write the account's templates into a folder, one JSON file each (for git)")
@@ -21,18 +24,21 @@ contract's order, so pulling twice writes the same bytes. A template goes to the
 already holds its name, whatever that file is called; a new one to a file named after it
 (lot-7-stand-count.json, with -2 where two names would clash). Other files are left alone and
 listed on stderr. Two templates or files with one name: exit 2, and nothing is written.`,
-    )
-    .action(wrap(async (dir: string, _o: unknown, command: Command) => runTemplatesPull(dir, command.optsWithGlobals<GlobalOptions>(), deps)));
+    );
+export type TemplatesPullOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesPull(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesPullOptions, [dir: string]> = (options, dir) => runTemplatesPull(dir, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
-export async function runTemplatesPull(dir: string, options: GlobalOptions, deps: CliDeps): Promise<void> {
-  const [{ readFile, mkdir }, { join }, folder, { fileNameFor }, { writeFileAtomically }] = await Promise.all([
-    import('node:fs/promises'),
-    import('node:path'),
-    import('./shared/folder.js'),
-    import('./shared/slug.js'),
-    import('../../output-file.js'),
-  ]);
+export async function runTemplatesPull(dir: string, options: TemplatesPullOptions, deps: CliDeps): Promise<void> {
+  // The folder's reader loads zod (the contract); the atomic writer, node:crypto.
+  const [folder, { writeFileAtomically }] = await Promise.all([import('./shared/folder.js'), import('../../output-file.js')]);
   const { filesByName, nameIn, quoted, serviceTemplatesByName, templateFileNames, templateFileText } = folder;
   // What the folder holds now: a file that is not JSON, or holds no name, matches no template.
   const names = await templateFileNames(dir, true);

@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { visible } from '../../sanitize.js';
+import type { CliDeps } from '../../context.js';
+import { escapeControls } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { submitTemplate } from './shared/submit.js';
+import { printJson } from '../../output.js';
+import { readJsonInput } from '../../input.js';
+import { resolveTemplateId } from '../../resolve.js';
 
-export interface TemplatesReplaceOptions extends GlobalOptions {
-  file: string;
-}
-
-export function registerTemplatesReplace(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('replace')
     .description('Replace a whole template with a document (fields left out are gone: not a merge)')
@@ -20,24 +20,24 @@ export function registerTemplatesReplace(parent: Command, deps: CliDeps, wrap: W
 Examples:
   $ reportctl templates get ID --json > t.json && $EDITOR t.json && reportctl templates replace ID --file t.json
   $ reportctl templates replace ID --file - < t.json`,
-    )
-    .action(
-      wrap(async (id: string, _o: unknown, command: Command) => runTemplatesReplace(id, command.optsWithGlobals<TemplatesReplaceOptions>(), deps)),
     );
+export type TemplatesReplaceOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesReplace(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesReplaceOptions, [id: string]> = (options, id) => runTemplatesReplace(id, options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesReplace(reference: string, options: TemplatesReplaceOptions, deps: CliDeps): Promise<void> {
-  const [{ submitTemplate }, { printJson }, { readJsonInput }, { resolveTemplateId }] = await Promise.all([
-    import('./shared/submit.js'),
-    import('../../output.js'),
-    import('../../input.js'),
-    import('../../resolve.js'),
-  ]);
   const body = await readJsonInput(options.file, deps);
   const session = await deps.api(options);
   const id = await resolveTemplateId(session.api, reference, deps.signal);
   const replaced = await submitTemplate(session.api, body, (value) => session.api.templates.replace(id, value), `the document for ${id}`);
   if (options.json) return printJson(deps, replaced);
   writeLine(deps.io.stdout, replaced.id);
-  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${visible(replaced.name)})`);
+  writeLine(deps.io.stderr, `replaced template ${replaced.id} (${escapeControls(replaced.name)})`);
 }

@@ -1,18 +1,13 @@
-import type { Command } from 'commander';
 import type { Catalogs } from '../../../contract/index.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
+import type { CliDeps } from '../../context.js';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
-import type * as InputModule from '../../input.js';
-import type { CheckedDocument } from './shared/verdicts.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { invalidDocuments, printVerdicts, type CheckedDocument } from './shared/verdicts.js';
+import * as input from '../../input.js';
 
-export interface TemplatesValidateOptions extends GlobalOptions {
-  file?: string;
-  offline?: boolean;
-}
-
-export function registerTemplatesValidate(parent: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (parent: Parent) =>
   parent
     .command('validate')
     .description("Check template documents against the service's catalogs (nothing is written)")
@@ -33,25 +28,25 @@ loop over many files costs no more requests than one.
 
 Exit status: 0 when every document is valid, 1 when any is not (a file that cannot be read
 or is not JSON is not valid; the others are still checked), 2 on usage errors.`,
-    )
-    .action(
-      wrap(async (files: string[], _o: unknown, command: Command) => {
-        const options = command.optsWithGlobals<TemplatesValidateOptions>();
-        return runTemplatesValidate(options.file === undefined ? files : [...files, options.file], options, deps);
-      }),
     );
+export type TemplatesValidateOptions = OptionsOf<typeof verb>;
+
+export function registerTemplatesValidate(
+  parent: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<TemplatesValidateOptions, [files: string[]]> = (options, files) =>
+    runTemplatesValidate(options.file === undefined ? files : [...files, options.file], options, deps),
+): void {
+  bindRun(verb(parent), wrap, runF);
 }
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const [input, { validateTemplateBody }, { printVerdicts, invalidDocuments }] = await Promise.all([
-    import('../../input.js'),
-    import('../../../contract/index.js'),
-    import('./shared/verdicts.js'),
-  ]);
+  const { validateTemplateBody } = await import('../../../contract/index.js');
   // Every file is read first, and one that cannot be read or parsed is a verdict of its own:
   // the others are still checked.
-  const documents = await Promise.all(files.map((file) => readDocument(file, deps, input)));
+  const documents = await Promise.all(files.map((file) => readDocument(file, deps)));
   const catalogs = documents.some((document) => 'body' in document) ? await catalogsToCheckWith(options, deps) : undefined;
   const checked = documents.map((document): CheckedDocument => {
     const label = document.file === '-' ? 'stdin' : document.file;
@@ -65,7 +60,7 @@ export async function runTemplatesValidate(files: string[], options: TemplatesVa
 type Document = { file: string } & ({ body: unknown } | { reason: string });
 
 /** A file's document, or why there is none (`no such file`, `not valid JSON: line 3, …`). */
-async function readDocument(file: string, deps: CliDeps, input: typeof InputModule): Promise<Document> {
+async function readDocument(file: string, deps: CliDeps): Promise<Document> {
   let text: string;
   try {
     text = await input.readText(file, deps);
@@ -83,8 +78,9 @@ async function catalogsToCheckWith(options: TemplatesValidateOptions, deps: CliD
     writeLine(deps.io.stderr, "checked offline, against the catalogs bundled with reportctl (those `serve` starts with); the service's may differ");
     return seedCatalogs;
   }
-  const [{ cachedCatalogs }] = await Promise.all([import('../../catalog-cache.js')]);
   const session = await deps.api(options);
+  // Loaded here: the cache loads node:crypto, which other commands never need.
+  const { cachedCatalogs } = await import('../../catalog-cache.js');
   const catalogs = await cachedCatalogs(session, deps);
   session.progress.stop();
   return catalogs;

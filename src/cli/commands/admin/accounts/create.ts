@@ -1,23 +1,26 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
-import { integerOption } from '../../../parse.js';
+import { integerOption } from '../../../option-parsers.js';
 import { writeLine } from '../../../io.js';
 import { printRows } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export interface AdminAccountsCreateOptions extends AdminOptions {
-  name?: string;
-  templateLimit: number;
-}
-
-export function registerAdminAccountsCreate(accounts: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (accounts: Parent) =>
   withDb(accounts.command('create'))
     .description('Create an account and print its owner key (shown once)')
     .option('--name <name>', 'account name')
     .option('--template-limit <n>', 'templates allowed per account', integerOption(0), 100)
-    .addHelpText('after', '\nExample:\n  $ reportctl admin accounts create --name "Agro Norte" --template-limit 50 --json')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminAccountsCreate(command.optsWithGlobals<AdminAccountsCreateOptions>(), deps)));
+    .addHelpText('after', '\nExample:\n  $ reportctl admin accounts create --name "Agro Norte" --template-limit 50 --json');
+export type AdminAccountsCreateOptions = OptionsOf<typeof verb>;
+
+export function registerAdminAccountsCreate(
+  accounts: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminAccountsCreateOptions> = (options) => runAdminAccountsCreate(options, deps),
+): void {
+  bindRun(verb(accounts), wrap, runF);
 }
 
 export function runAdminAccountsCreate(options: AdminAccountsCreateOptions, deps: CliDeps): Promise<void> {

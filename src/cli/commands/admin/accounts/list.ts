@@ -1,17 +1,25 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { printRows } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export function registerAdminAccountsList(accounts: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (accounts: Parent) =>
   withDb(accounts.command('list'))
     .description('List accounts')
-    .addHelpText('after', '\nExample:\n  $ reportctl admin accounts list --json')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminAccountsList(command.optsWithGlobals<AdminOptions>(), deps)));
+    .addHelpText('after', '\nExample:\n  $ reportctl admin accounts list --json');
+export type AdminAccountsListOptions = OptionsOf<typeof verb>;
+
+export function registerAdminAccountsList(
+  accounts: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminAccountsListOptions> = (options) => runAdminAccountsList(options, deps),
+): void {
+  bindRun(verb(accounts), wrap, runF);
 }
 
-export function runAdminAccountsList(options: AdminOptions, deps: CliDeps): Promise<void> {
+export function runAdminAccountsList(options: AdminAccountsListOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store) => {
     const list = store.accounts.list();
     printRows(deps, options, list, list.map((account) => [account.id, account.name, String(account.templateLimit)]));

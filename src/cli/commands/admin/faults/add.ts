@@ -1,20 +1,10 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError } from '../../../typed-commander.js';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
-import { integerOption } from '../../../parse.js';
+import { integerOption } from '../../../option-parsers.js';
 import { print } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
-
-export interface AdminFaultsAddOptions extends AdminOptions {
-  /** `METHOD /path`: a method or *, and a route, a path or a prefix ending in *. */
-  route: string;
-  status?: number;
-  latency?: number;
-  resetConnection?: boolean;
-  rate?: number;
-  count?: number;
-  account?: string;
-}
+import { withDb, withStore } from '../shared/store.js';
 
 const rateOption = (text: string): number => {
   const value = Number(text);
@@ -24,7 +14,7 @@ const rateOption = (text: string): number => {
   return value;
 };
 
-export function registerAdminFaultsAdd(faults: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (faults: Parent) =>
   withDb(faults.command('add'))
     .description('Add a fault; a running server applies it from its next request')
     .requiredOption('--route <route>', "'METHOD /path': a method or *, and a path, a route (/api/v2/templates/:id) or a prefix ending in *")
@@ -46,8 +36,16 @@ Examples:
 A faulted request has passed the key and rate-limit checks and done nothing else. A 429 carries
 Retry-After and the rate-limit headers, a 503 Retry-After; every faulted answer has the header
 X-Reportctl-Fault with the fault's id. --count is used up exactly, also under concurrent requests.`,
-    )
-    .action(wrap(async (_o: unknown, command: Command) => runAdminFaultsAdd(command.optsWithGlobals<AdminFaultsAddOptions>(), deps)));
+    );
+export type AdminFaultsAddOptions = OptionsOf<typeof verb>;
+
+export function registerAdminFaultsAdd(
+  faults: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminFaultsAddOptions> = (options) => runAdminFaultsAdd(options, deps),
+): void {
+  bindRun(verb(faults), wrap, runF);
 }
 
 export function runAdminFaultsAdd(options: AdminFaultsAddOptions, deps: CliDeps): Promise<void> {

@@ -1,18 +1,26 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { writeLine } from '../../../io.js';
 import { print } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export function registerAdminFaultsClear(faults: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (faults: Parent) =>
   withDb(faults.command('clear'))
     .description('Remove every fault; a running server stops applying them from its next request')
-    .addHelpText('after', '\nExample:\n  $ reportctl admin faults clear')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminFaultsClear(command.optsWithGlobals<AdminOptions>(), deps)));
+    .addHelpText('after', '\nExample:\n  $ reportctl admin faults clear');
+export type AdminFaultsClearOptions = OptionsOf<typeof verb>;
+
+export function registerAdminFaultsClear(
+  faults: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminFaultsClearOptions> = (options) => runAdminFaultsClear(options, deps),
+): void {
+  bindRun(verb(faults), wrap, runF);
 }
 
-export function runAdminFaultsClear(options: AdminOptions, deps: CliDeps): Promise<void> {
+export function runAdminFaultsClear(options: AdminFaultsClearOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store) => {
     const removed = store.faults.clear();
     if (options.json) print(deps, options, { removed }, '');

@@ -1,17 +1,25 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { print } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export function registerAdminFaultsList(faults: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (faults: Parent) =>
   withDb(faults.command('list'))
     .description('List faults, oldest first, with the uses they have left')
-    .addHelpText('after', "\nExamples:\n  $ reportctl admin faults list\n  $ reportctl admin faults list --json\n\nEach line: id, the fault in serve --fault's notation (xN: uses left), and 'used up' when none are.")
-    .action(wrap(async (_o: unknown, command: Command) => runAdminFaultsList(command.optsWithGlobals<AdminOptions>(), deps)));
+    .addHelpText('after', "\nExamples:\n  $ reportctl admin faults list\n  $ reportctl admin faults list --json\n\nEach line: id, the fault in serve --fault's notation (xN: uses left), and 'used up' when none are.");
+export type AdminFaultsListOptions = OptionsOf<typeof verb>;
+
+export function registerAdminFaultsList(
+  faults: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminFaultsListOptions> = (options) => runAdminFaultsList(options, deps),
+): void {
+  bindRun(verb(faults), wrap, runF);
 }
 
-export function runAdminFaultsList(options: AdminOptions, deps: CliDeps): Promise<void> {
+export function runAdminFaultsList(options: AdminFaultsListOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store, _ops, { adminFaults }) => {
     const list = store.faults.list();
     const human = list.map((fault) => `${fault.id}\t${adminFaults.faultSpec(fault)}${fault.remaining === 0 ? '\tused up' : ''}`);

@@ -1,22 +1,25 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { writeLine } from '../../../io.js';
 import { printRows } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export interface AdminKeysCreateOptions extends AdminOptions {
-  account: string;
-  subUser?: string;
-}
-
-export function registerAdminKeysCreate(keys: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (keys: Parent) =>
   withDb(keys.command('create'))
     .description("Create a key for an account's owner, or for a new sub-user")
     .addHelpText('after', '\nExamples:\n  $ reportctl admin keys create --account ACCOUNT_ID\n  $ reportctl admin keys create --account ACCOUNT_ID --sub-user field-technician --json')
     .requiredOption('--account <id>', 'account id')
-    .option('--sub-user <name>', 'create a sub-user with this name and give the key to it')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminKeysCreate(command.optsWithGlobals<AdminKeysCreateOptions>(), deps)));
+    .option('--sub-user <name>', 'create a sub-user with this name and give the key to it');
+export type AdminKeysCreateOptions = OptionsOf<typeof verb>;
+
+export function registerAdminKeysCreate(
+  keys: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminKeysCreateOptions> = (options) => runAdminKeysCreate(options, deps),
+): void {
+  bindRun(verb(keys), wrap, runF);
 }
 
 export function runAdminKeysCreate(options: AdminKeysCreateOptions, deps: CliDeps): Promise<void> {

@@ -1,18 +1,26 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { printRows } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export function registerAdminKeysRevoke(keys: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (keys: Parent) =>
   withDb(keys.command('revoke'))
     .description('Revoke a key (refused from the very next request)')
     .addHelpText('after', '\nExample:\n  $ reportctl admin keys revoke rctl_…')
-    .argument('<key>', 'the key itself')
-    .action(wrap(async (key: string, _o: unknown, command: Command) => runAdminKeysRevoke(key, command.optsWithGlobals<AdminOptions>(), deps)));
+    .argument('<key>', 'the key itself');
+export type AdminKeysRevokeOptions = OptionsOf<typeof verb>;
+
+export function registerAdminKeysRevoke(
+  keys: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminKeysRevokeOptions, [key: string]> = (options, key) => runAdminKeysRevoke(key, options, deps),
+): void {
+  bindRun(verb(keys), wrap, runF);
 }
 
-export function runAdminKeysRevoke(key: string, options: AdminOptions, deps: CliDeps): Promise<void> {
+export function runAdminKeysRevoke(key: string, options: AdminKeysRevokeOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store, ops) => {
     ops.revokeKey(store, key);
     if (options.json) printRows(deps, options, { revoked: true }, []);

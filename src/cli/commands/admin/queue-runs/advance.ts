@@ -1,18 +1,26 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { printRows, queueRunRow } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export function registerAdminQueueRunsAdvance(runs: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (runs: Parent) =>
   withDb(runs.command('advance'))
     .description('Move a run one deterministic step along its life cycle')
     .argument('<run-id>')
-    .addHelpText('after', '\nExample:\n  $ reportctl admin queue-runs advance RUN_ID --json')
-    .action(wrap(async (runId: string, _o: unknown, command: Command) => runAdminQueueRunsAdvance(runId, command.optsWithGlobals<AdminOptions>(), deps)));
+    .addHelpText('after', '\nExample:\n  $ reportctl admin queue-runs advance RUN_ID --json');
+export type AdminQueueRunsAdvanceOptions = OptionsOf<typeof verb>;
+
+export function registerAdminQueueRunsAdvance(
+  runs: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminQueueRunsAdvanceOptions, [runId: string]> = (options, runId) => runAdminQueueRunsAdvance(runId, options, deps),
+): void {
+  bindRun(verb(runs), wrap, runF);
 }
 
-export function runAdminQueueRunsAdvance(runId: string, options: AdminOptions, deps: CliDeps): Promise<void> {
+export function runAdminQueueRunsAdvance(runId: string, options: AdminQueueRunsAdvanceOptions, deps: CliDeps): Promise<void> {
   return withStore(options, deps, (store, ops) => {
     const run = ops.advanceRun(store, runId);
     printRows(deps, options, run, [queueRunRow(run)]);

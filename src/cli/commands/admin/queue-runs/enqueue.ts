@@ -1,17 +1,10 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { integerOption } from '../../../parse.js';
+import { integerOption } from '../../../option-parsers.js';
 import { printRows, queueRunRow } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
-
-export interface AdminQueueRunsEnqueueOptions extends AdminOptions {
-  queue: string;
-  name?: string;
-  estimatedHa?: number;
-  failAtStep?: number;
-}
+import { withDb, withStore } from '../shared/store.js';
 
 const hectaresOption = (text: string): number => {
   const value = Number(text);
@@ -19,15 +12,23 @@ const hectaresOption = (text: string): number => {
   return value;
 };
 
-export function registerAdminQueueRunsEnqueue(runs: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (runs: Parent) =>
   withDb(runs.command('enqueue'))
     .description('Enqueue a run of a saved queue')
     .addHelpText('after', '\nExamples:\n  $ reportctl admin queue-runs enqueue --queue QUEUE_ID --json\n  $ reportctl admin queue-runs enqueue --queue QUEUE_ID --fail-at-step 2')
     .requiredOption('--queue <id>', 'queue id')
     .option('--name <name>', 'run name')
     .option('--estimated-ha <ha>', 'estimated hectares', hectaresOption)
-    .option('--fail-at-step <n>', 'make step N fail when it runs', integerOption(1))
-    .action(wrap(async (_o: unknown, command: Command) => runAdminQueueRunsEnqueue(command.optsWithGlobals<AdminQueueRunsEnqueueOptions>(), deps)));
+    .option('--fail-at-step <n>', 'make step N fail when it runs', integerOption(1));
+export type AdminQueueRunsEnqueueOptions = OptionsOf<typeof verb>;
+
+export function registerAdminQueueRunsEnqueue(
+  runs: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminQueueRunsEnqueueOptions> = (options) => runAdminQueueRunsEnqueue(options, deps),
+): void {
+  bindRun(verb(runs), wrap, runF);
 }
 
 export function runAdminQueueRunsEnqueue(options: AdminQueueRunsEnqueueOptions, deps: CliDeps): Promise<void> {

@@ -1,24 +1,25 @@
-import type { Command } from 'commander';
 import type { Wrap } from '../../../action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { printRows } from '../shared/print.js';
-import { withDb, withStore, type AdminOptions } from '../shared/store.js';
+import { withDb, withStore } from '../shared/store.js';
 
-export interface AdminQueuesCreateOptions extends AdminOptions {
-  account: string;
-  name: string;
-  /** `lot:type`, in order. */
-  step: string[];
-}
-
-export function registerAdminQueuesCreate(queues: Command, deps: CliDeps, wrap: Wrap): void {
+const verb = (queues: Parent) =>
   withDb(queues.command('create'))
     .description('Create a saved queue')
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--name <name>', 'queue name')
     .option('--step <lot:type>', 'a step, in order, repeatable (e.g. lot-7:counting)', (value: string, previous: string[]) => [...previous, value], [])
-    .addHelpText('after', '\nExample:\n  $ reportctl admin queues create --account ACC --name "North lots" --step lot-7:counting --step lot-8:replanting')
-    .action(wrap(async (_o: unknown, command: Command) => runAdminQueuesCreate(command.optsWithGlobals<AdminQueuesCreateOptions>(), deps)));
+    .addHelpText('after', '\nExample:\n  $ reportctl admin queues create --account ACC --name "North lots" --step lot-7:counting --step lot-8:replanting');
+export type AdminQueuesCreateOptions = OptionsOf<typeof verb>;
+
+export function registerAdminQueuesCreate(
+  queues: Parent,
+  deps: CliDeps,
+  wrap: Wrap,
+  runF: RunF<AdminQueuesCreateOptions> = (options) => runAdminQueuesCreate(options, deps),
+): void {
+  bindRun(verb(queues), wrap, runF);
 }
 
 export function runAdminQueuesCreate(options: AdminQueuesCreateOptions, deps: CliDeps): Promise<void> {

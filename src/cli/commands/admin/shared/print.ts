@@ -1,7 +1,7 @@
 import type { QueueRun } from '../../../../contract/index.js';
 import type { CliDeps } from '../../../context.js';
 import { writeLine } from '../../../io.js';
-import { visible } from '../../../sanitize.js';
+import { escapeControls } from '../../../sanitize.js';
 import type { AdminOptions } from './store.js';
 
 /** One line of stdout: the JSON with --json, else the line for people. */
@@ -15,7 +15,7 @@ export const print = (deps: CliDeps, options: AdminOptions, value: unknown, huma
  */
 export function printRows(deps: CliDeps, options: AdminOptions, value: unknown, rows: readonly (readonly string[])[]): void {
   if (options.json) return writeLine(deps.io.stdout, JSON.stringify(value));
-  for (const row of rows) writeLine(deps.io.stdout, row.map(visible).join('\t'));
+  for (const row of rows) writeLine(deps.io.stdout, row.map(escapeControls).join('\t'));
 }
 
 /** `RUN_ID<TAB>status<TAB>1:completed 2:running …` */

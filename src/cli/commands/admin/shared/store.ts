@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '../../../typed-commander.js';
 import type * as AdminOperations from '../../../../admin/operations.js';
 import type * as EmbeddedModule from '../../../../embedded.js';
 import type { Store } from '../../../../server/store/index.js';
@@ -49,5 +49,5 @@ export async function withStore<R>(
   }
 }
 
-export const withDb = (command: Command) =>
+export const withDb = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
   command.option('--db <path>', 'database file (default: the user data directory, as `serve`)');

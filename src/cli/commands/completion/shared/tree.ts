@@ -1,4 +1,4 @@
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '../../../typed-commander.js';
 import { choiceNotes, type ChoiceNotes } from '../../../choice-notes.js';
 
 export type IdKind = 'template-ids' | 'run-ids' | 'preset-ids';

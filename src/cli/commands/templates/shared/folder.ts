@@ -4,7 +4,7 @@ import { templateBodyInContractOrder, type Template } from '../../../../contract
 import type { CliDeps } from '../../../context.js';
 import { CliError, ExitCode, UsageError } from '../../../errors.js';
 import { parseJsonText } from '../../../input.js';
-import { visible } from '../../../sanitize.js';
+import { escapeControls } from '../../../sanitize.js';
 import type { Session } from '../../../session.js';
 
 /** A template file of the folder: its path as shown (DIR/NAME.json) and what it holds. */
@@ -25,7 +25,7 @@ export function nameIn(body: unknown): string | undefined {
 }
 
 /** `"name"` for a line people read: a name is the service's text, or a file's. */
-export const quoted = (name: string) => `"${visible(name)}"`;
+export const quoted = (name: string) => `"${escapeControls(name)}"`;
 
 /**
  * The `*.json` files directly in `dir` (not in subfolders; dotfiles are left out), by name.

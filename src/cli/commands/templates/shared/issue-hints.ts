@@ -1,6 +1,6 @@
 import type { AnalysisType, Catalogs, ValidationIssue } from '../../../../contract/index.js';
 import { closestMatch } from '../../../suggest.js';
-import { visible } from '../../../sanitize.js';
+import { escapeControls } from '../../../sanitize.js';
 
 const NUMERIC_FIELDS = new Set(['mapResolution', 'saviL', 'margins.top', 'margins.right', 'margins.bottom', 'margins.left']);
 
@@ -84,6 +84,6 @@ export async function explainTemplateIssues(
     }
   }
   // The catalogs' keys and the issues' text come from the service.
-  return hints.map(visible);
+  return hints.map(escapeControls);
 }
 

@@ -3,7 +3,7 @@ import type { CliDeps } from '../../../context.js';
 import { ExitCode, SilentFailure } from '../../../errors.js';
 import { issueLines } from '../../../explain.js';
 import { writeLine } from '../../../io.js';
-import { visible } from '../../../sanitize.js';
+import { escapeControls } from '../../../sanitize.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
 /**
@@ -35,7 +35,7 @@ export async function printVerdicts(
       continue;
     }
     const verdict = valid ? 'valid' : `invalid: ${'reason' in document ? document.reason : issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
-    writeLine(deps.io.stdout, visible(options.named ? `${label}: ${verdict}` : verdict));
+    writeLine(deps.io.stdout, escapeControls(options.named ? `${label}: ${verdict}` : verdict));
     if (!('body' in document)) continue;
     for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
     for (const hint of await explainTemplateIssues(issues, document.body, async () => catalogs!)) writeLine(deps.io.stdout, `hint: ${hint}`);

@@ -3,9 +3,10 @@ import { paperSizes } from '../../../../contract/vocabulary.js';
 import type { CliDeps } from '../../../context.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { writeLine } from '../../../io.js';
-import { jsonForTerminal, visible } from '../../../sanitize.js';
+import { jsonForTerminal, escapeControls } from '../../../sanitize.js';
 import type { Session } from '../../../session.js';
 import { SEPARATOR, type Prompter } from '../../../prompter.js';
+import { checkFormula } from '../../../../formula/check.js';
 
 type StartFrom = { kind: 'scratch' } | { kind: 'preset'; preset: Preset };
 
@@ -43,9 +44,9 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
       { name: 'From scratch', value: { kind: 'scratch' }, description: 'choose the analysis, report type and statistics from the catalogs' },
       SEPARATOR,
       ...presets.map((preset) => ({
-        name: visible(`${preset.name} (${preset.id})`),
+        name: escapeControls(`${preset.name} (${preset.id})`),
         value: { kind: 'preset' as const, preset },
-        description: visible(preset.description),
+        description: escapeControls(preset.description),
       })),
     ],
     pageSize: Math.min(presets.length + 2, 15),
@@ -77,7 +78,7 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
 }
 
 async function presetBody(prompts: Prompter, preset: Preset): Promise<Record<string, unknown>> {
-  const name = await askName(prompts, visible(preset.name));
+  const name = await askName(prompts, escapeControls(preset.name));
   return { ...preset.seedPayload, name };
 }
 
@@ -92,7 +93,7 @@ async function scratchBody(prompts: Prompter, catalogs: Catalogs, language: 'en'
   const reportType = await prompts.select<ReportTypeEntry>({
     message: 'Report type',
     choices: entries.map((entry) => ({
-      name: visible(`${entry.label[language] || entry.label.en} (${entry.key})`),
+      name: escapeControls(`${entry.label[language] || entry.label.en} (${entry.key})`),
       value: entry,
       description: entry.reportCategory === 'vegetation_index' ? 'a vegetation index map and its statistics' : 'a general report',
     })),
@@ -103,7 +104,7 @@ async function scratchBody(prompts: Prompter, catalogs: Catalogs, language: 'en'
   const preChecked = new Set(reportType.statistics);
   const selectedStatistics = await prompts.checkbox<string>({
     message: 'Statistics (space toggles, enter accepts)',
-    choices: statistics.map((statistic) => ({ name: visible(statistic), value: statistic, checked: preChecked.has(statistic) })),
+    choices: statistics.map((statistic) => ({ name: escapeControls(statistic), value: statistic, checked: preChecked.has(statistic) })),
     pageSize: Math.min(statistics.length, 15),
   });
 
@@ -118,21 +119,18 @@ async function scratchBody(prompts: Prompter, catalogs: Catalogs, language: 'en'
 
   const defaults = catalogs.vegetationIndexDefaults.defaults;
   body.paperSize = await prompts.select({ message: 'Paper size', choices: paperSizes.map((size) => ({ name: size, value: size })), default: defaults.paperSize });
-  const name = await askName(prompts, visible(reportType.label[language] || reportType.label.en));
+  const name = await askName(prompts, escapeControls(reportType.label[language] || reportType.label.en));
   return { name, ...body };
 }
 
 /** indexName, and for Custom_Index the formula (checked as typed) and L when it uses L. */
 async function askIndex(prompts: Prompter, catalogs: Catalogs): Promise<Record<string, unknown>> {
-  const [{ CUSTOM_INDEX, formulaRulesOf }, { checkFormula }] = await Promise.all([
-    import('../../../../contract/index.js'),
-    import('../../../../formula/check.js'),
-  ]);
+  const { CUSTOM_INDEX, formulaRulesOf } = await import('../../../../contract/index.js');
   const viDefaults = catalogs.vegetationIndexDefaults;
   const indexName = await prompts.select<string>({
     message: 'Vegetation index',
     choices: viDefaults.indexNames.map((index) => ({
-      name: visible(index),
+      name: escapeControls(index),
       value: index,
       ...(index === CUSTOM_INDEX ? { description: 'your own formula over the bands' } : {}),
     })),
@@ -143,13 +141,13 @@ async function askIndex(prompts: Prompter, catalogs: Catalogs): Promise<Record<s
   const rules = formulaRulesOf(viDefaults);
   const vocabulary = `bands ${rules.allowedBands.join(' ')}; scalars ${rules.allowedScalars.join(' ')}; functions ${rules.allowedFunctions.join(' ')}`;
   const formula = await prompts.input({
-    message: visible(`Formula (${vocabulary})`),
+    message: escapeControls(`Formula (${vocabulary})`),
     required: true,
     validate: (value) => {
       const first = checkFormula(value, rules).errors[0];
       if (!first) return true;
       // Messages and suggestions quote the catalog's names.
-      return visible(`${first.message} at column ${first.offset + 1}${first.suggestion ? `; ${first.suggestion}` : ''}`);
+      return escapeControls(`${first.message} at column ${first.offset + 1}${first.suggestion ? `; ${first.suggestion}` : ''}`);
     },
   });
   if (!checkFormula(formula, rules).usesL) return { indexName, formula };

@@ -1,0 +1,75 @@
+// A verb's flag parsing on its own, as gh's TestNewCmdClose does with runF: `runCli` in this
+// process registers only the verb, with a run that records what it was given, so a table of
+// argv rows shows the options and arguments each one yields, or the usage error (exit 2).
+// No service, no prompt, no file is touched.
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { expect, it } from 'vitest';
+import type { Wrap } from '../../src/cli/action.js';
+import { systemClock, type CliDeps } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/program.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
+import type { Root } from '../../src/cli/verb.js';
+import { cleanEnv } from './cli.js';
+
+/** Stands for the verb's run: takes whatever options and arguments the verb's run would. */
+type Recorder = (options: object, ...args: unknown[]) => Promise<void>;
+/** Registers the verb under test on `program` (under its noun), with `runF` as its run. */
+export type RegisterVerb = (program: Root, deps: CliDeps, wrap: Wrap, runF: Recorder) => void;
+
+export interface Parsed {
+  code: number;
+  stderr: string;
+  /** What the run got; undefined when it did not run. */
+  options?: Record<string, unknown>;
+  args?: unknown[];
+}
+
+/** The root's negatable switches at their defaults, left out so a row shows what it sets. */
+const ROOT_DEFAULTS: Record<string, unknown> = { color: true, input: true };
+
+/**
+ * Dependencies with stderr kept; nothing else is reached before the run, which is replaced.
+ * Not in-process.ts's testDeps: that module loads the embedded server, which parsing never needs.
+ */
+function parsingDeps(): { deps: CliDeps; stderr: () => string } {
+  let text = '';
+  const stderr = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr };
+  const deps = systemDeps({ io, env: cleanEnv(), clock: systemClock, signal: new AbortController().signal });
+  return { deps, stderr: () => text };
+}
+
+export async function parseVerb(register: RegisterVerb, argv: string[]): Promise<Parsed> {
+  const { deps, stderr } = parsingDeps();
+  let ran: { options: Record<string, unknown>; args: unknown[] } | undefined;
+  const record = async (options: object, ...args: unknown[]) => {
+    const set = Object.entries(options).filter(([name, value]) => ROOT_DEFAULTS[name] !== value);
+    ran = { options: Object.fromEntries(set), args };
+  };
+  const code = await runCli(argv, deps, (program, d, wrap) => register(program, d, wrap, record));
+  return { code, stderr: stderr(), ...ran };
+}
+
+/** What a row expects: the run's options (and positional arguments), or a usage error. */
+export type Want = { options: Record<string, unknown>; args?: unknown[] } | { usage: RegExp };
+
+/** One test per row: argv in, the options the run receives (or exit 2 and the message) out. */
+export function itParsesFlags(register: RegisterVerb, rows: ReadonlyArray<readonly [argv: string[], want: Want]>): void {
+  it.each(rows)('reportctl %j', async (argv, want) => {
+    const parsed = await parseVerb(register, argv);
+    if ('usage' in want) {
+      expect(parsed.code, parsed.stderr).toBe(2);
+      expect(parsed.stderr).toMatch(want.usage);
+      expect(parsed.options, 'the run must not start').toBeUndefined();
+    } else {
+      expect(parsed.code, parsed.stderr).toBe(0);
+      expect(parsed.options).toEqual(want.options);
+      expect(parsed.args).toEqual(want.args ?? []);
+    }
+  });
+}
