@@ -246,13 +246,15 @@ export async function startInProcessService(
     ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     ...(options.simulateStepMs !== undefined ? { simulateStepMs: options.simulateStepMs } : {}),
   });
+  // Stopping twice (a test that stops it early, then the suite's afterAll) closes it once.
+  let stopped: Promise<void> | undefined;
   return {
     url: running.url,
     db,
     running,
     ...adminOn(db, (args) => runInProcess(args)),
     newAccount: async (opts = {}) => running.store.accounts.create(opts),
-    stop: () => running.close(),
+    stop: () => (stopped ??= running.close()),
   };
 }
 
