@@ -1,8 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that share one module registry per worker (no isolation): pure code and in-process
+ * commands that leave no module state behind. Importing the CLI and the contract is most of
+ * such a file's time, so they import it once per worker. A file that mocks a module
+ * (vi.mock) must stay isolated.
+ */
+const SHARED = ['test/formula/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/preview/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/cli/*/*.test.ts'];
+const MOCKING = ['test/formula/function-registry.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Says once which tests a missing program (zsh, fish) keeps from running; refuses a dist/
     // older than src/ (many tests run the built binary).
     globalSetup: ['test/setup/programs.ts', 'test/setup/fresh-build.ts'],
@@ -10,5 +18,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores here: child-process and server tests share them.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'shared', include: SHARED, exclude: MOCKING, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      { extends: true, test: { name: 'mocking', include: MOCKING } },
+    ],
   },
 });

@@ -156,7 +156,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
       // the server then sees that answer as sent.
       const short: boolean[] = [];
       for (const socket of held) {
-        const received = await readToEnd(socket);
+        const received = await readAnswer(socket);
         const head = received.subarray(0, received.indexOf('\r\n\r\n')).toString('latin1');
         const length = Number(/content-length: (\d+)/i.exec(head)![1]);
         short.push(received.length - head.length - 4 < length);
@@ -335,12 +335,27 @@ function unreadRequest(baseUrl: string, path: string, key: string): Promise<Sock
   });
 }
 
-/** Everything the socket receives until it closes. */
-function readToEnd(socket: Socket): Promise<Buffer> {
+/**
+ * What the socket receives until it closes or holds one whole answer: a page the server sent
+ * whole leaves a keep-alive connection open, which would otherwise wait out its timeout.
+ */
+function readAnswer(socket: Socket): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.on('error', () => {});
-  return new Promise((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks))));
+  return new Promise((resolve) => {
+    const done = () => resolve(Buffer.concat(chunks));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const received = Buffer.concat(chunks);
+      const headEnd = received.indexOf('\r\n\r\n');
+      const length = headEnd < 0 ? undefined : /content-length: (\d+)/i.exec(received.subarray(0, headEnd).toString('latin1'))?.[1];
+      if (length !== undefined && received.length - headEnd - 4 >= Number(length)) {
+        done();
+        socket.destroy();
+      }
+    });
+    socket.on('error', () => {});
+    socket.once('close', done);
+  });
 }
 
 /** Calls `attempt` until `done` holds for its result (every 50 ms, up to 10 s). */
