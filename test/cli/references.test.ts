@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 import { runInProcess, scriptedEditor, scriptedPrompter, startInProcessService, type InProcessService } from '../helpers/in-process.js';
 import { generalBody } from '../contract/fixtures.js';
-import { stepSymbol } from '../../src/cli/commands/queue-runs/shared/columns.js';
+import { stepSymbol } from '../../src/cli/commands/queue-runs/support/columns.js';
 
 interface Created {
   id: string;

@@ -2,7 +2,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { writeData } from '../../io.js';
-import { loadEmbedded, withDb, withStore } from './shared/store.js';
+import { loadEmbedded, withDb, withStore } from './support/store.js';
 
 const verb = (admin: Parent) =>
   withDb(admin.command('export'))

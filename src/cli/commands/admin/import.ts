@@ -2,8 +2,8 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { readAll } from '../../io.js';
-import { print } from './shared/print.js';
-import { adminFailure, loadEmbedded, withDb, withStore } from './shared/store.js';
+import { print } from './support/print.js';
+import { adminFailure, loadEmbedded, withDb, withStore } from './support/store.js';
 
 const verb = (admin: Parent) =>
   withDb(admin.command('import'))

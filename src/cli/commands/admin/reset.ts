@@ -3,8 +3,8 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { canPrompt, writeLine } from '../../io.js';
-import { print } from './shared/print.js';
-import { withDb, withStore } from './shared/store.js';
+import { print } from './support/print.js';
+import { withDb, withStore } from './support/store.js';
 
 const verb = (admin: Parent) =>
   withDb(admin.command('reset'))

@@ -5,7 +5,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { settingsFor } from '../../session.js';
 import { openConfig } from '../../config.js';
-import { parseSettingValue, redactKey } from '../config/shared/settings.js';
+import { parseSettingValue, redactKey } from '../config/support/settings.js';
 import { ApiResponseError } from '../../../client/errors.js';
 
 const verb = (parent: Parent) =>

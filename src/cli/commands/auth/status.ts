@@ -3,7 +3,7 @@ import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { escapeControls } from '../../sanitize.js';
-import { redactKey } from '../config/shared/settings.js';
+import { redactKey } from '../config/support/settings.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 import { writeLine } from '../../io.js';
 import { printFields } from '../../output.js';

@@ -5,11 +5,11 @@ import { Argument, type CommandUnknownOpts } from '../../typed-commander.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { describeChoices } from '../../choice-notes.js';
 import { escapeControls } from '../../sanitize.js';
-import { bashScript } from './shared/bash.js';
-import { fishScript } from './shared/fish.js';
-import { COMPLETABLE_ID } from './shared/scripts.js';
-import { completionTree } from './shared/tree.js';
-import { zshScript } from './shared/zsh.js';
+import { bashScript } from './support/bash.js';
+import { fishScript } from './support/fish.js';
+import { COMPLETABLE_ID } from './support/scripts.js';
+import { completionTree } from './support/tree.js';
+import { zshScript } from './support/zsh.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof shells)[number];

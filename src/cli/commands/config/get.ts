@@ -5,7 +5,7 @@ import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { describeSettings } from './shared/settings.js';
+import { describeSettings } from './support/settings.js';
 import { writeLine } from '../../io.js';
 
 const verb = (parent: Parent) =>

@@ -3,7 +3,7 @@ import { printJson, printTable, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { readConfig } from '../../config.js';
-import { describeSettings } from './shared/settings.js';
+import { describeSettings } from './support/settings.js';
 import { loadStyle } from '../../style.js';
 import { colorEnabled } from '../../io.js';
 

@@ -4,7 +4,7 @@ import { describeChoices } from '../../choice-notes.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { parseSettingValue, redactKey, checkProfileName } from './shared/settings.js';
+import { parseSettingValue, redactKey, checkProfileName } from './support/settings.js';
 import { writeLine } from '../../io.js';
 
 const environmentOverrides: Partial<Record<ProfileKey, string>> = { 'base-url': 'REPORTCTL_BASE_URL', 'api-key': 'REPORTCTL_API_KEY' };

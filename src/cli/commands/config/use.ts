@@ -3,7 +3,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
 import { openConfig } from '../../config.js';
-import { checkProfileName } from './shared/settings.js';
+import { checkProfileName } from './support/settings.js';
 import { writeLine } from '../../io.js';
 import { closestMatch } from '../../suggest.js';
 

@@ -7,7 +7,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
 import { escapeControls } from '../../sanitize.js';
-import { maintainedLtsMajors, pastEndOfLife } from './shared/node-releases.js';
+import { maintainedLtsMajors, pastEndOfLife } from './support/node-releases.js';
 import { readConfig } from '../../config.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 

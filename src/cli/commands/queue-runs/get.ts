@@ -2,7 +2,7 @@ import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { stepColumns, stepsDone } from './shared/columns.js';
+import { stepColumns, stepsDone } from './support/columns.js';
 import { findQueueRun } from '../../../client/api.js';
 import { printJson, printTable, printFields, formatTime, statusColor } from '../../output.js';
 import { writeLine } from '../../io.js';

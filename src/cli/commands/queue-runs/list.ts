@@ -3,7 +3,7 @@ import type { CliDeps } from '../../context.js';
 import { addListOptions, choiceOption } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { queueRunColumns } from './shared/columns.js';
+import { queueRunColumns } from './support/columns.js';
 import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>

@@ -9,7 +9,7 @@ import { secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
-import { currentStep, stepsDone, stepSymbol } from './shared/columns.js';
+import { currentStep, stepsDone, stepSymbol } from './support/columns.js';
 import { findQueueRun } from '../../../client/api.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 import { resolveQueueRunId } from '../../resolve.js';

@@ -5,7 +5,7 @@ import { integerOption, repeatable, secondsOption } from '../../option-parsers.j
 import type { Wrap } from '../../action.js';
 import type { OptionsOf, Root, RunF } from '../../verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
-import { runShellCommand, type CommandEnd } from './shared/exec.js';
+import { runShellCommand, type CommandEnd } from './support/exec.js';
 
 const verb = (program: Root) =>
   program

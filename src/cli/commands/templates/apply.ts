@@ -5,8 +5,8 @@ import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
-import type { TemplatePlan } from './shared/plan.js';
-import { submitTemplate } from './shared/submit.js';
+import type { TemplatePlan } from './support/plan.js';
+import { submitTemplate } from './support/submit.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -59,7 +59,7 @@ interface Applied {
 }
 
 export async function runTemplatesApply(dir: string, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
-  const [{ planFromFolder, planLines, planSummary }, { quoted }] = await Promise.all([import('./shared/plan.js'), import('./shared/folder.js')]);
+  const [{ planFromFolder, planLines, planSummary }, { quoted }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
   const { session, plan } = await planFromFolder(dir, options, deps);
   // With --json, stdout carries the one JSON answer; what people read goes to stderr.
   const people = options.json ? deps.io.stderr : deps.io.stdout;

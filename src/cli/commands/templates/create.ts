@@ -5,11 +5,11 @@ import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
-import { submitTemplate } from './shared/submit.js';
+import { submitTemplate } from './support/submit.js';
 import { printJson } from '../../output.js';
 import { closestMatch } from '../../suggest.js';
 import { readJsonInput } from '../../input.js';
-import { runCreateWizard } from './shared/wizard.js';
+import { runCreateWizard } from './support/wizard.js';
 
 const verb = (parent: Parent) =>
   parent

@@ -9,7 +9,7 @@ import { canPrompt, writeLine } from '../../io.js';
 import { EditorFailed } from '../../editor.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { invalidTemplate, submitTemplate } from './shared/submit.js';
+import { invalidTemplate, submitTemplate } from './support/submit.js';
 import { printJson } from '../../output.js';
 import { resolveTemplate } from '../../resolve.js';
 import { parseJsonText } from '../../input.js';

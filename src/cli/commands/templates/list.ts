@@ -5,7 +5,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
-import { templateColumns } from './shared/columns.js';
+import { templateColumns } from './support/columns.js';
 import { closestMatch } from '../../suggest.js';
 import { printList } from '../../list-output.js';
 

@@ -2,7 +2,7 @@ import type { CliDeps } from '../../context.js';
 import { addListOptions } from '../../list-options.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { presetColumns } from './shared/columns.js';
+import { presetColumns } from './support/columns.js';
 import { printList } from '../../list-output.js';
 
 const verb = (parent: Parent) =>

@@ -5,7 +5,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileNameFor } from './shared/slug.js';
+import { fileNameFor } from './support/slug.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -38,7 +38,7 @@ export function registerTemplatesPull(
 
 export async function runTemplatesPull(dir: string, options: TemplatesPullOptions, deps: CliDeps): Promise<void> {
   // The folder's reader loads zod (the contract); the atomic writer, node:crypto.
-  const [folder, { writeFileAtomically }] = await Promise.all([import('./shared/folder.js'), import('../../output-file.js')]);
+  const [folder, { writeFileAtomically }] = await Promise.all([import('./support/folder.js'), import('../../output-file.js')]);
   const { filesByName, nameIn, quoted, serviceTemplatesByName, templateFileNames, templateFileText } = folder;
   // What the folder holds now: a file that is not JSON, or holds no name, matches no template.
   const names = await templateFileNames(dir, true);

@@ -3,7 +3,7 @@ import { escapeControls } from '../../sanitize.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { submitTemplate } from './shared/submit.js';
+import { submitTemplate } from './support/submit.js';
 import { printJson } from '../../output.js';
 import { readJsonInput } from '../../input.js';
 import { resolveTemplateId } from '../../resolve.js';

@@ -4,7 +4,7 @@ import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { invalidDocuments, printVerdicts, type CheckedDocument } from './shared/verdicts.js';
+import { invalidDocuments, printVerdicts, type CheckedDocument } from './support/verdicts.js';
 import * as input from '../../input.js';
 
 const verb = (parent: Parent) =>

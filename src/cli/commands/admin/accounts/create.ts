@@ -3,8 +3,8 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.j
 import type { CliDeps } from '../../../context.js';
 import { integerOption } from '../../../option-parsers.js';
 import { writeLine } from '../../../io.js';
-import { printRows } from '../shared/print.js';
-import { withDb, withStore } from '../shared/store.js';
+import { printRows } from '../support/print.js';
+import { withDb, withStore } from '../support/store.js';
 
 const verb = (accounts: Parent) =>
   withDb(accounts.command('create'))

@@ -3,8 +3,8 @@ import type { Wrap } from '../../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { integerOption } from '../../../option-parsers.js';
-import { print } from '../shared/print.js';
-import { withDb, withStore } from '../shared/store.js';
+import { print } from '../support/print.js';
+import { withDb, withStore } from '../support/store.js';
 
 const rateOption = (text: string): number => {
   const value = Number(text);

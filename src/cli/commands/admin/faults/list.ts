@@ -1,8 +1,8 @@
 import type { Wrap } from '../../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
-import { print } from '../shared/print.js';
-import { withDb, withStore } from '../shared/store.js';
+import { print } from '../support/print.js';
+import { withDb, withStore } from '../support/store.js';
 
 const verb = (faults: Parent) =>
   withDb(faults.command('list'))

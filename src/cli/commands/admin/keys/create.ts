@@ -2,8 +2,8 @@ import type { Wrap } from '../../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
 import { writeLine } from '../../../io.js';
-import { printRows } from '../shared/print.js';
-import { withDb, withStore } from '../shared/store.js';
+import { printRows } from '../support/print.js';
+import { withDb, withStore } from '../support/store.js';
 
 const verb = (keys: Parent) =>
   withDb(keys.command('create'))

@@ -1,8 +1,8 @@
 import type { Wrap } from '../../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
 import type { CliDeps } from '../../../context.js';
-import { printRows, queueRunRow } from '../shared/print.js';
-import { withDb, withStore } from '../shared/store.js';
+import { printRows, queueRunRow } from '../support/print.js';
+import { withDb, withStore } from '../support/store.js';
 
 const verb = (runs: Parent) =>
   withDb(runs.command('advance'))

@@ -3,8 +3,8 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.j
 import type { CliDeps } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { integerOption } from '../../../option-parsers.js';
-import { printRows, queueRunRow } from '../shared/print.js';
-import { withDb, withStore } from '../shared/store.js';
+import { printRows, queueRunRow } from '../support/print.js';
+import { withDb, withStore } from '../support/store.js';
 
 const hectaresOption = (text: string): number => {
   const value = Number(text);
