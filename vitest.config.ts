@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// Test processes talk to loopback only. A CA bundle named here (some CI machines set one) is
+// parsed at every Node start, about 70 ms of CPU for each of the suite's ~400 children and
+// workers, which inherit the environment from this process.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 /**
  * Files that share one module registry per worker (no isolation): pure code and in-process
  * commands that leave no module state behind. Importing the CLI and the contract is most of
