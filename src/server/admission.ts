@@ -27,8 +27,8 @@ export interface AdmissionOptions {
 }
 
 export interface Admission {
-  /** Deprecation, key, rate limit, route and method: what every request goes through first. */
-  admit(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Deprecation, key, rate limit, route and method: what every request goes through first. Throws the refusal. */
+  admit(request: FastifyRequest, reply: FastifyReply): void;
   /** Admits every routed request, and refuses new ones once the app begins to close. */
   register(app: FastifyInstance): void;
 }
@@ -78,7 +78,7 @@ export function admission(options: AdmissionOptions): Admission {
   // Set once close() begins: new requests are refused, those in flight finish.
   let closing = false;
 
-  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  function admit(request: FastifyRequest, reply: FastifyReply): void {
     const route = request.routeOptions;
     if (isDashboardRequest(route.config, request.url)) return;
     store.atRequestStart();
@@ -155,7 +155,16 @@ export function admission(options: AdmissionOptions): Admission {
     app.decorateRequest('caller', null);
     app.decorateRequest('keyPresented', false);
     app.decorateRequest('holdAnswerBytes', null);
-    app.addHook('onRequest', admit);
+    // Callback style, as nothing in admission waits: no promise and no microtask per request.
+    app.addHook('onRequest', (request, reply, done) => {
+      try {
+        admit(request, reply);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+    });
     // Once closing, a response ends its connection: a keep-alive socket that turns idle only
     // after close() began (a slow upload finishing, say) would otherwise hold the process open
     // for the whole keep-alive timeout.

@@ -56,9 +56,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify(
     fastifyOptions(options, {
       frameworkErrors: frameworkErrorAnswer(
-        async (request, reply) => {
+        (request, reply) => {
           checkHost(request);
-          await admitted.admit(request, reply);
+          admitted.admit(request, reply);
         },
         answerError,
         accessLog && ((request, reply) => logWhenAnswered(accessLog, now, request, reply)),

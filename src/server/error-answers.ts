@@ -53,19 +53,20 @@ export function registerErrorAnswers(app: FastifyInstance, answerError: AnswerEr
  * service's shape (Fastify's own body has no `error` code), after admission as any request.
  */
 export function frameworkErrorAnswer(
-  admit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  admit: (request: FastifyRequest, reply: FastifyReply) => void,
   answerError: AnswerError,
   onStart?: (request: FastifyRequest, reply: FastifyReply) => void,
 ): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error, request, reply) => {
     onStart?.(request, reply);
-    admit(request, reply)
-      .then(() => {
-        // An id longer than any id can be names nothing; anything else here would be a bug (500).
-        if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') throw new ApiError('NOT_FOUND', 'Resource not found');
-        if (error.code === 'FST_ERR_BAD_URL') throw validationFailed([{ path: '', message: 'The URL has a malformed percent-escape' }], 'URL');
-        throw error;
-      })
-      .catch((caught: unknown) => answerError(caught, reply));
+    try {
+      admit(request, reply);
+      // An id longer than any id can be names nothing; anything else here would be a bug (500).
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') throw new ApiError('NOT_FOUND', 'Resource not found');
+      if (error.code === 'FST_ERR_BAD_URL') throw validationFailed([{ path: '', message: 'The URL has a malformed percent-escape' }], 'URL');
+      throw error;
+    } catch (caught) {
+      answerError(caught, reply);
+    }
   };
 }
