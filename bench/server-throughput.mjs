@@ -9,6 +9,8 @@
 // serve's) says what the ratio would be if both had one.
 // Scenarios: 32 and 8 connections, on one account and on several (connections dealt to the
 // accounts in turn). Target: serve ≥ 0.6× bare on one account, at 32 connections and at 8.
+// Serve runs under --trace-gc-nvp: each scenario also prints what its answers cost the garbage
+// collector (bytes allocated and promoted, pause time), a figure the machine's load does not move.
 // Figures before and after, profiles, and how to read them on a shared machine:
 // docs/performance.md (List throughput: measured).
 //
@@ -69,19 +71,30 @@ process.on('exit', () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** A child process whose first stdout line is JSON with its `url`. */
+/** A child process that prints a JSON line with its `url`; its other lines are kept in `output.text`. */
 function startChild(nodeArgs, env = {}) {
   const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   children.push(child);
+  const output = { text: '' };
   const url = new Promise((resolve, reject) => {
-    let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url);
+      output.text += chunk;
+      const line = output.text.split('\n').find((text) => text.startsWith('{"'));
+      if (line) resolve(JSON.parse(line).url);
     });
     child.on('exit', (code) => reject(new Error(`${nodeArgs.join(' ')} exited ${code}`)));
   });
-  return { child, url };
+  return { child, url, output };
+}
+
+/** Sums of --trace-gc-nvp lines: bytes allocated and promoted, and pause ms. */
+function gcTotals(text) {
+  const sum = { allocated: 0, promoted: 0, pause: 0 };
+  for (const line of text.split('\n')) {
+    if (!line.includes(' gc=')) continue;
+    for (const name of Object.keys(sum)) sum[name] += Number(line.match(new RegExp(` ${name}=([\\d.]+)`))?.[1] ?? 0);
+  }
+  return sum;
 }
 
 /** CPU seconds (user + system) the process has used so far (Linux). */
@@ -156,7 +169,7 @@ let bare;
 let failed = false;
 let serve;
 for (const driver of DRIVERS) {
-  serve = startServe(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], driver);
+  serve = startServe(['--trace-gc-nvp', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])], driver);
   const serveUrl = await serve.url;
   // The bare server answers exactly these bytes, with the same content type.
   const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);
@@ -176,19 +189,29 @@ for (const driver of DRIVERS) {
   server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
   bare ??= profileDir ? undefined : startChild(['-e', bareSource]);
 
-  const targets = { serve: { url: serveUrl, pid: serve.child.pid }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
+  const targets = { serve: { url: serveUrl, pid: serve.child.pid, output: serve.output }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
 
-  /** One round of the generator against `target`: its counts, and the target's CPU meanwhile. */
-  function round(target, connections, keys, seconds) {
+  /**
+   * One round of the generator against `target`: its counts, and the target's CPU meanwhile.
+   * Waited for, not run synchronously, so serve's GC lines are read as they come: a full pipe
+   * would stall serve mid-round.
+   */
+  async function round(target, connections, keys, seconds) {
     const cpuBefore = cpuSeconds(target.pid);
-    const generator = spawnSync(
+    const gcFrom = target.output?.text.length ?? 0;
+    const generator = spawn(
       process.execPath,
       [fileURLToPath(new URL('load-generator.mjs', import.meta.url)), JSON.stringify({ autocannon, url: target.url + PATH, connections, seconds, keys })],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    if (generator.status !== 0) throw new Error(`the load generator exited ${generator.status}`);
-    const result = JSON.parse(generator.stdout);
-    return { ...result, cpu: cpuSeconds(target.pid) - cpuBefore };
+    let stdout = '';
+    generator.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    const status = await new Promise((resolve) => generator.on('close', resolve));
+    if (status !== 0) throw new Error(`the load generator exited ${status}`);
+    const cpu = cpuSeconds(target.pid) - cpuBefore;
+    // The lines serve printed by the round's end.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return { ...JSON.parse(stdout), cpu, gc: target.output ? gcTotals(target.output.text.slice(gcFrom)) : undefined };
   }
 
   const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
@@ -199,11 +222,13 @@ for (const driver of DRIVERS) {
     for (const accountCount of ACCOUNTS) {
       const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
       const names = Object.keys(targets);
-      for (const name of names) round(targets[name], connections, keys, 1); // warm-up
-      const totals = Object.fromEntries(names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [] }]));
+      for (const name of names) await round(targets[name], connections, keys, 1); // warm-up
+      const totals = Object.fromEntries(
+        names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [], gc: { allocated: 0, promoted: 0, pause: 0 } }]),
+      );
       for (let i = 0; i < ROUNDS; i++) {
         for (const name of i % 2 === 0 ? names : [...names].reverse()) {
-          const result = round(targets[name], connections, keys, SECONDS);
+          const result = await round(targets[name], connections, keys, SECONDS);
           const total = totals[name];
           total.ok += result.ok;
           total.other += result.other;
@@ -212,6 +237,7 @@ for (const driver of DRIVERS) {
           total.cpu += result.cpu;
           total.p50.push(result.p50);
           total.p99.push(result.p99);
+          for (const key of Object.keys(total.gc)) total.gc[key] += result.gc?.[key] ?? 0;
         }
       }
       console.log(`${connections} connections, ${accountCount} account${accountCount === 1 ? '' : 's'}:`);
@@ -227,6 +253,12 @@ for (const driver of DRIVERS) {
             (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
         );
       }
+      const { gc } = totals.serve;
+      const answers = Math.max(1, totals.serve.ok + totals.serve.other);
+      console.log(
+        `  serve's garbage collector, per answer: ${(gc.allocated / answers / 1024).toFixed(1)} KB allocated, ` +
+          `${(gc.promoted / answers / 1024).toFixed(2)} KB promoted, ${((gc.pause / answers) * 1000).toFixed(1)} µs of pauses`,
+      );
       if (!bare) continue;
       const ratio = rate('serve') / rate('bare');
       const checked = accountCount === 1;
