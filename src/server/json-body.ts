@@ -66,9 +66,13 @@ const DRAIN_MAX_MS = 2_000;
  * closes while the client is still sending, and the reset that follows can take the answer
  * with it before the client reads it.
  */
-function drainUnread(raw: IncomingMessage): Promise<void> | undefined {
+export function drainUnread(raw: IncomingMessage): Promise<void> | undefined {
   if (raw.complete || raw.readableEnded || raw.destroyed) return undefined;
-  if (Number(raw.headers['content-length']) > DRAIN_MAX_BYTES) return undefined;
+  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body. A GET answered
+  // at once is answered before Node's parser marks it complete, and must not wait for that.
+  const { headers } = raw;
+  if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) return undefined;
+  if (Number(headers['content-length']) > DRAIN_MAX_BYTES) return undefined;
   return new Promise((resolve) => {
     let seen = 0;
     const done = () => {
