@@ -80,6 +80,13 @@ export function testDeps(options: InProcessOptions = {}): InProcessDeps {
   return { deps, stdout: () => stdout.text, stderr: () => stderr.text };
 }
 
+/** What a verb's `run` prints on stdout, given dependencies with captured streams. */
+export async function stdoutOf(run: (deps: CliDeps) => Promise<unknown>): Promise<string> {
+  const { deps, stdout } = testDeps();
+  await run(deps);
+  return stdout();
+}
+
 /**
  * `reportctl ARGS` in this process: the same parsing, verbs and exit codes as the binary.
  * A scripted prompter or editor left with unused answers fails the test.
