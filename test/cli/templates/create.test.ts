@@ -1,12 +1,14 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesCreate } from '../../../src/cli/commands/templates/create.js';
 import type { Preset as PresetDoc } from '../../../src/contract/index.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { readCatalogs, type Page, type TemplateDoc } from '../../helpers/http.js';
+import { fullBody, minimalBody, readCatalogs, type Page, type TemplateDoc } from '../../helpers/http.js';
 import { inProcessServiceForSuite, runInProcess, scriptedPrompter, type ScriptedAnswer } from '../../helpers/in-process.js';
 import { testWith } from '../../helpers/programs.js';
 import { Keys, spawnCliInPty } from '../../helpers/pty.js';
 import { api } from '../../helpers/server.js';
+import { scriptedTemplates } from './support.js';
 
 describe('templates create flags', () => {
   itParsesFlags(
@@ -226,5 +228,133 @@ describe('other prompts on a terminal', () => {
     expect(stdout).toMatch(UUID_LINE);
     const template = (await api(suite.server, 'GET', `/api/v2/templates/${stdout.trim()}`, { key: suite.account.apiKey })).body as TemplateDoc;
     expect(template).toMatchObject({ name: 'North field paths', reportType: 'path_coverage' });
+  });
+});
+
+describe('templates create --from-preset', () => {
+  const { catalogs, cli, getTemplate, jsonFile, templateTotal } = scriptedTemplates(suite);
+
+  it('creates a template from a preset and prints only its id', async () => {
+    const result = await cli(suite.account, ['create', '--from-preset', 'preset-counting-summary', '--name', 'Lot 7 — stand count']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(UUID_LINE);
+    const { status, template } = await getTemplate(suite.account, result.stdout.trim());
+    expect(status).toBe(200);
+    expect(template.name).toBe('Lot 7 — stand count');
+    expect(template.reportType).toBe('plant_count_summary');
+  });
+
+  it('--from-preset without --name and without a terminal is a usage error naming --name', async () => {
+    const before = await templateTotal(suite.account);
+    const result = await cli(suite.account, ['create', '--from-preset', 'preset-counting-summary']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--name');
+    expect(await templateTotal(suite.account)).toBe(before);
+  });
+
+  it('an unknown preset is exit 4 with a did-you-mean hint', async () => {
+    const result = await cli(suite.account, ['create', '--from-preset', 'preset-counting-sumary', '--name', 'x']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('did you mean preset-counting-summary?');
+  });
+
+  it('--file and --from-preset together are a usage error', async () => {
+    const file = jsonFile('both.json', minimalBody(catalogs()));
+    const result = await cli(suite.account, ['create', '--file', file, '--from-preset', 'preset-counting-summary', '--name', 'x']);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('templates create --file', () => {
+  const { catalogs, cli, files, getTemplate, jsonFile, templateTotal } = scriptedTemplates(suite);
+
+  it('creates the template in the file', async () => {
+    const body = fullBody(catalogs(), 'from a file');
+    const result = await cli(suite.account, ['create', '--file', jsonFile('valid.json', body)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(UUID_LINE);
+    const { template } = await getTemplate(suite.account, result.stdout.trim());
+    expect(template).toMatchObject(body);
+  });
+
+  it('reads the document from stdin with --file -', async () => {
+    const body = minimalBody(catalogs(), { name: 'from stdin' });
+    const result = await cli(suite.account, ['create', '--file', '-', '--json'], {}, { input: JSON.stringify(body) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject(body);
+  });
+
+  it('a number sent as text fails the local check: exit 1, nothing created, the field explained', async () => {
+    const before = await templateTotal(suite.account);
+    const body = { ...minimalBody(catalogs(), { name: 'text number' }), mapResolution: '150' };
+    const result = await cli(suite.account, ['create', '--file', jsonFile('text-number.json', body), '--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('mapResolution');
+    expect(result.stderr).toMatch(/must be a (JSON )?number/);
+    expect(result.stderr).toMatch(/nothing was sent/);
+    // --verbose traces every request: none of them is the POST.
+    expect(result.stderr).not.toMatch(/^> POST /m);
+    expect(await templateTotal(suite.account)).toBe(before);
+  });
+
+  it('a duplicate statistic, a control character in the name and an unknown field are refused locally, each named', async () => {
+    const before = await templateTotal(suite.account);
+    const statistic = catalogs().statistics.counting[0]!;
+    const body = { ...minimalBody(catalogs()), name: 'bell\u0007name', selectedStatistics: [statistic, statistic], colour: 'red' };
+    const result = await cli(suite.account, ['create', '--file', jsonFile('local-issues.json', body), '--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('is not a valid template (checked locally; nothing was sent)');
+    expect(result.stderr).toMatch(/^ {2}name: must not contain control characters$/m);
+    expect(result.stderr).toContain(`\n  selectedStatistics.1: duplicate statistic ${statistic}\n`);
+    expect(result.stderr).toContain('colour: Unknown field colour');
+    expect(result.stderr).not.toMatch(/^> POST /m);
+    expect(await templateTotal(suite.account)).toBe(before);
+  });
+
+  it('a report type not in the catalog comes back from the service and is explained with the catalogs()', async () => {
+    const before = await templateTotal(suite.account);
+    const body = { ...minimalBody(catalogs(), { name: 'typo' }), reportType: 'plant_count' };
+    const result = await cli(suite.account, ['create', '--file', jsonFile('report-type.json', body)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/service rejected/);
+    for (const entry of catalogs().reportTypes.counting) expect(result.stderr).toContain(entry.key);
+    expect(result.stderr).toContain('did you mean plant_count_summary?');
+    expect(await templateTotal(suite.account)).toBe(before);
+  });
+
+  it('an unknown statistic is answered with the valid statistics', async () => {
+    const body = { ...minimalBody(catalogs(), { name: 'stat typo' }), selectedStatistics: ['totalPlants', 'plantsPerHectar'] };
+    const result = await cli(suite.account, ['create', '--file', jsonFile('statistic.json', body)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('selectedStatistics.1');
+    for (const statistic of catalogs().statistics.counting) expect(result.stderr).toContain(statistic);
+    expect(result.stderr).toContain('did you mean plantsPerHectare?');
+  });
+
+  it('a malformed JSON file is a usage error', async () => {
+    const result = await cli(suite.account, ['create', '--file', jsonFile('malformed.json', '{"name": "x",')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not valid JSON/);
+  });
+
+  it('a missing file is a usage error', async () => {
+    const result = await cli(suite.account, ['create', '--file', join(files, 'does-not-exist.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ENOENT|cannot read/);
+  });
+
+  it('with no flags and no terminal, it names the flags it needs (also with --no-input and CI=true)', async () => {
+    for (const [args, env] of [
+      [['create'], {}],
+      [['create', '--no-input'], {}],
+      [['create'], { CI: 'true' }],
+    ] as const) {
+      const result = await cli(suite.account, [...args], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--file');
+      expect(result.stderr).toContain('--from-preset');
+    }
   });
 });

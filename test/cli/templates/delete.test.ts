@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesDelete } from '../../../src/cli/commands/templates/delete.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { readCatalogs, type TemplateDoc } from '../../helpers/http.js';
+import { createTemplate, minimalBody, readCatalogs, type TemplateDoc } from '../../helpers/http.js';
 import { inProcessServiceForSuite, runInProcess, scriptedPrompter, type ScriptedAnswer } from '../../helpers/in-process.js';
 import { api } from '../../helpers/server.js';
+import { scriptedTemplates } from './support.js';
 
 describe('templates delete flags', () => {
   itParsesFlags(
@@ -48,5 +49,28 @@ describe('templates delete on a terminal', () => {
     expect(sure.code, sure.stderr).toBe(0);
     expect(sure.stderr).toContain(`deleted template ${id}`);
     expect((await api(suite.server, 'GET', `/api/v2/templates/${id}`, { key: suite.account.apiKey })).status).toBe(404);
+  });
+});
+
+describe('templates delete from a script', () => {
+  const suite = inProcessServiceForSuite();
+  const { catalogs, cli, getTemplate } = scriptedTemplates(suite);
+
+  it('needs --yes without a terminal; with it, deletes; a second time is exit 4', async () => {
+    const account = await suite.server.newAccount();
+    const template = await createTemplate(suite.server, account.apiKey, minimalBody(catalogs(), { name: 'delete me' }));
+
+    const refused = await cli(account, ['delete', template.id]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect((await getTemplate(account, template.id)).status).toBe(200);
+
+    const deleted = await cli(account, ['delete', template.id, '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('');
+    expect((await getTemplate(account, template.id)).status).toBe(404);
+
+    const again = await cli(account, ['delete', template.id, '--yes']);
+    expect(again.code).toBe(4);
   });
 });
