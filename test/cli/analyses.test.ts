@@ -1,21 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ANSI } from '../helpers/cli.js';
 import { api, tempDir } from '../helpers/server.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 import type { Analysis, Paginated as Page } from '../../src/contract/index.js';
 
-
-let server: InProcessService;
-let key: string;
-const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
+const suite = inProcessServiceForSuite();
+const env = () => suite.env;
+const key = () => suite.account.apiKey;
 const types = ['counting', 'replanting', 'path'] as const;
 
 beforeAll(async () => {
-  server = await startInProcessService();
-  const account = await server.newAccount();
-  key = account.apiKey;
   const file = join(tempDir(), 'fixtures.json');
   writeFileSync(
     file,
@@ -27,17 +23,14 @@ beforeAll(async () => {
       })),
     }),
   );
-  await server.admin('seed', '--account', account.accountId, '--file', file);
-});
-afterAll(async () => {
-  await server?.stop();
+  await suite.server.admin('seed', '--account', suite.account.accountId, '--file', file);
 });
 
 describe('analyses list', () => {
   it('--json prints the page the service returned', async () => {
     const [result, expected] = await Promise.all([
       runInProcess(['analyses', 'list', '--json', '--limit', '30', '--page', '3'], { env: env() }),
-      api(server, 'GET', '/api/v2/analyses?limit=30&page=3', { key }),
+      api(suite.server, 'GET', '/api/v2/analyses?limit=30&page=3', { key: key() }),
     ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -47,7 +40,7 @@ describe('analyses list', () => {
   it('--lot, --analysis-type and --status become the lotId, analysisType and status query parameters', async () => {
     const [result, expected] = await Promise.all([
       runInProcess(['analyses', 'list', '--lot', 'lot-1', '--analysis-type', 'replanting', '--status', 'completed', '--all', '--json'], { env: env() }),
-      api(server, 'GET', '/api/v2/analyses?lotId=lot-1&analysisType=replanting&status=completed&limit=100', { key }),
+      api(suite.server, 'GET', '/api/v2/analyses?lotId=lot-1&analysisType=replanting&status=completed&limit=100', { key: key() }),
     ]);
     expect(result.code).toBe(0);
     const items = (JSON.parse(result.stdout) as Page<Analysis>).data;
@@ -62,7 +55,7 @@ describe('analyses list', () => {
     const items = (JSON.parse(result.stdout) as Page<Analysis>).data;
     expect(items).toHaveLength(150);
     expect(new Set(items.map((item) => item.id)).size).toBe(150);
-    const pages = await Promise.all([1, 2].map((page) => api(server, 'GET', `/api/v2/analyses?limit=100&page=${page}`, { key })));
+    const pages = await Promise.all([1, 2].map((page) => api(suite.server, 'GET', `/api/v2/analyses?limit=100&page=${page}`, { key: key() })));
     expect(items).toEqual(pages.flatMap((page) => (page.body as Page<Analysis>).data));
   });
 

@@ -1,27 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, tempDir } from '../helpers/server.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 import { fakeService, json } from '../helpers/fake-service.js';
 
-let server: InProcessService;
-let key: string;
-const env = () => ({ REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: key });
+const suite = inProcessServiceForSuite();
+const env = () => suite.env;
+const key = () => suite.account.apiKey;
 
 beforeAll(async () => {
-  server = await startInProcessService();
-  const account = await server.newAccount();
-  key = account.apiKey;
-  await server.admin('queues', 'create', '--account', account.accountId, '--name', 'North lots', '--step', 'lot-a:counting');
-});
-afterAll(async () => {
-  await server?.stop();
+  await suite.server.admin('queues', 'create', '--account', suite.account.accountId, '--name', 'North lots', '--step', 'lot-a:counting');
 });
 
 describe('reportctl api', () => {
   it('GET /api/v2/queues prints what the service returned', async () => {
-    const [result, expected] = await Promise.all([runInProcess(['api', 'GET', '/api/v2/queues'], { env: env() }), api(server, 'GET', '/api/v2/queues', { key })]);
+    const [result, expected] = await Promise.all([runInProcess(['api', 'GET', '/api/v2/queues'], { env: env() }), api(suite.server, 'GET', '/api/v2/queues', { key: key() })]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(expected.body);
@@ -64,14 +58,14 @@ describe('reportctl api', () => {
   });
 
   it('--input sends a JSON file (or stdin) as the body; DELETE prints nothing', async () => {
-    const presets = (await api(server, 'GET', '/api/v2/templates/presets', { key })).body as { data: { seedPayload: Record<string, unknown> }[] };
+    const presets = (await api(suite.server, 'GET', '/api/v2/templates/presets', { key: key() })).body as { data: { seedPayload: Record<string, unknown> }[] };
     const file = join(tempDir(), 'template.json');
     writeFileSync(file, JSON.stringify({ ...presets.data[0]!.seedPayload, name: 'From a file' }));
     const created = await runInProcess(['api', 'POST', '/api/v2/templates', '--input', file], { env: env() });
     expect(created.code).toBe(0);
     const template = JSON.parse(created.stdout) as { id: string; name: string };
     expect(template.name).toBe('From a file');
-    expect((await api(server, 'GET', `/api/v2/templates/${template.id}`, { key })).body).toEqual(template);
+    expect((await api(suite.server, 'GET', `/api/v2/templates/${template.id}`, { key: key() })).body).toEqual(template);
 
     const replaced = await runInProcess(['api', 'PUT', `/api/v2/templates/${template.id}`, '--input', '-'], {
       env: env(),
@@ -91,7 +85,7 @@ describe('reportctl api', () => {
     expect(method.code).toBe(2);
     expect(method.stderr).toContain('GET, POST, PUT, DELETE, PATCH, HEAD');
     expect((await runInProcess(['api', 'GET', '/api/v2/nothing-here'], { env: env() })).code).toBe(4);
-    expect((await runInProcess(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: server.url } })).code).toBe(3);
+    expect((await runInProcess(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: suite.server.url } })).code).toBe(3);
     const notJson = await runInProcess(['api', 'POST', '/api/v2/templates', '--input', '-'], { env: env(), input: 'not json' });
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain('--input');
@@ -103,7 +97,7 @@ describe('reportctl api', () => {
     const elsewhere = await fakeService((_request, response) => json(response, 200, { followed: true }));
     for (const status of [301, 302, 307, 308]) {
       const service = await fakeService((_request, response) => json(response, status, { moved: true }, { location: `${elsewhere.url}/api/v2/queues` }));
-      const result = await runInProcess(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: key } });
+      const result = await runInProcess(['api', 'GET', '/api/v2/queues'], { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: key() } });
       expect(result.code, `${status}: ${result.stderr}`).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain(`answered ${status}, a redirect to ${elsewhere.url}/api/v2/queues`);

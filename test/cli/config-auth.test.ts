@@ -1,21 +1,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { closedUrl, tempDir } from '../helpers/server.js';
-import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess, scriptedPrompter } from '../helpers/in-process.js';
 
-let server: InProcessService;
-let key: string;
+const suite = inProcessServiceForSuite();
+const key = () => suite.account.apiKey;
 /** A URL nothing answers at, for the level of the precedence that must lose. */
 let wrongUrl: string;
 
 beforeAll(async () => {
-  server = await startInProcessService();
-  key = (await server.newAccount()).apiKey;
   wrongUrl = await closedUrl();
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const configFile = (dir: string) => join(dir, 'config.json');
@@ -29,8 +24,8 @@ describe('config', () => {
     const dir = tempDir('reportctl-config-');
     const env = { REPORTCTL_CONFIG_DIR: dir };
     for (const [name, value] of [
-      ['base-url', `${server.url}/`],
-      ['api-key', key],
+      ['base-url', `${suite.server.url}/`],
+      ['api-key', key()],
       ['key-header', 'x-api-key'],
       ['language', 'es'],
     ]) {
@@ -39,28 +34,28 @@ describe('config', () => {
       expect(result.stdout).toBe('');
     }
     expect(statSync(configFile(dir)).mode & 0o777).toBe(0o600);
-    expect(readConfig(dir).profiles).toEqual({ default: { baseUrl: server.url, apiKey: key, keyHeader: 'X-API-Key', language: 'es' } });
+    expect(readConfig(dir).profiles).toEqual({ default: { baseUrl: suite.server.url, apiKey: key(), keyHeader: 'X-API-Key', language: 'es' } });
 
-    expect((await runInProcess(['config', 'get', 'base-url'], { env })).stdout).toBe(`${server.url}\n`);
+    expect((await runInProcess(['config', 'get', 'base-url'], { env })).stdout).toBe(`${suite.server.url}\n`);
     const redacted = await runInProcess(['config', 'get', 'api-key'], { env });
-    expect(redacted.stdout).toBe(`${key.slice(0, 9)}…\n`);
-    expect((await runInProcess(['config', 'get', 'api-key', '--reveal'], { env })).stdout).toBe(`${key}\n`);
+    expect(redacted.stdout).toBe(`${key().slice(0, 9)}…\n`);
+    expect((await runInProcess(['config', 'get', 'api-key', '--reveal'], { env })).stdout).toBe(`${key()}\n`);
 
     const list = await runInProcess(['config', 'list', '--json'], { env });
     expect(list.code).toBe(0);
-    expect(list.stdout).not.toContain(key);
+    expect(list.stdout).not.toContain(key());
     const listed = JSON.parse(list.stdout) as { configFile: string; settings: Record<string, { value: string; source: string }> };
     expect(listed.configFile).toBe(configFile(dir));
     expect(listed.settings).toEqual({
       profile: { value: 'default', source: 'default' },
-      'base-url': { value: server.url, source: 'profile default' },
-      'api-key': { value: `${key.slice(0, 9)}…`, source: 'profile default' },
+      'base-url': { value: suite.server.url, source: 'profile default' },
+      'api-key': { value: `${key().slice(0, 9)}…`, source: 'profile default' },
       'key-header': { value: 'X-API-Key', source: 'profile default' },
       language: { value: 'es', source: 'profile default' },
     });
     const table = await runInProcess(['config', 'list'], { env });
-    expect(table.stdout).toContain(`api-key\t${key.slice(0, 9)}…\tprofile default`);
-    expect(table.stdout).not.toContain(key);
+    expect(table.stdout).toContain(`api-key\t${key().slice(0, 9)}…\tprofile default`);
+    expect(table.stdout).not.toContain(key());
 
     // The saved settings work, including the X-API-Key header.
     expect((await runInProcess(['catalogs', 'statistics'], { env })).code).toBe(0);
@@ -85,13 +80,13 @@ describe('config', () => {
   it('precedence: --base-url flag > REPORTCTL_BASE_URL > profile > default', async () => {
     const dir = tempDir('reportctl-config-');
     const run = (args: string[], extra: Record<string, string> = {}) =>
-      runInProcess(['catalogs', 'statistics', ...args], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_API_KEY: key, ...extra } });
+      runInProcess(['catalogs', 'statistics', ...args], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_API_KEY: key(), ...extra } });
 
     // Nothing configured: the default, where nothing listens in this test.
     expect((await runInProcess(['config', 'get', 'base-url'], { env: { REPORTCTL_CONFIG_DIR: dir } })).stdout).toBe('http://127.0.0.1:4747\n');
 
     // The profile beats the default.
-    await runInProcess(['config', 'set', 'base-url', server.url], { env: { REPORTCTL_CONFIG_DIR: dir } });
+    await runInProcess(['config', 'set', 'base-url', suite.server.url], { env: { REPORTCTL_CONFIG_DIR: dir } });
     expect((await run([])).code).toBe(0);
 
     // The environment beats the profile: the wrong URL in the env is the one used.
@@ -100,31 +95,31 @@ describe('config', () => {
     expect(fromEnv.stderr).toContain(wrongUrl);
 
     // The flag beats the environment.
-    expect((await run(['--base-url', server.url], { REPORTCTL_BASE_URL: wrongUrl })).code).toBe(0);
-    const fromFlag = await run(['--base-url', wrongUrl], { REPORTCTL_BASE_URL: server.url });
+    expect((await run(['--base-url', suite.server.url], { REPORTCTL_BASE_URL: wrongUrl })).code).toBe(0);
+    const fromFlag = await run(['--base-url', wrongUrl], { REPORTCTL_BASE_URL: suite.server.url });
     expect(fromFlag.code).toBe(6);
     expect(fromFlag.stderr).toContain(wrongUrl);
 
     // And the environment beats a wrong profile.
     await runInProcess(['config', 'set', 'base-url', wrongUrl], { env: { REPORTCTL_CONFIG_DIR: dir } });
-    expect((await run([], { REPORTCTL_BASE_URL: server.url })).code).toBe(0);
-    const listed = await runInProcess(['config', 'list', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url } });
+    expect((await run([], { REPORTCTL_BASE_URL: suite.server.url })).code).toBe(0);
+    const listed = await runInProcess(['config', 'list', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url } });
     expect((JSON.parse(listed.stdout) as { settings: Record<string, unknown> }).settings['base-url']).toEqual({
-      value: server.url,
+      value: suite.server.url,
       source: 'env REPORTCTL_BASE_URL',
     });
   });
 
   it('the same precedence for the key and the profile', async () => {
     const dir = tempDir('reportctl-config-');
-    const env = { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url };
+    const env = { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url };
     await runInProcess(['config', 'set', 'api-key', 'rctl_wrong_key_in_profile'], { env });
     expect((await runInProcess(['catalogs', 'statistics'], { env })).code).toBe(3);
-    expect((await runInProcess(['catalogs', 'statistics'], { env: { ...env, REPORTCTL_API_KEY: key } })).code).toBe(0);
-    expect((await runInProcess(['catalogs', 'statistics', '--api-key', 'rctl_wrong_flag'], { env: { ...env, REPORTCTL_API_KEY: key } })).code).toBe(3);
+    expect((await runInProcess(['catalogs', 'statistics'], { env: { ...env, REPORTCTL_API_KEY: key() } })).code).toBe(0);
+    expect((await runInProcess(['catalogs', 'statistics', '--api-key', 'rctl_wrong_flag'], { env: { ...env, REPORTCTL_API_KEY: key() } })).code).toBe(3);
 
     // Profiles: `config use` switches, REPORTCTL_PROFILE and --profile override it.
-    await runInProcess(['config', 'set', 'api-key', key, '--profile', 'good'], { env });
+    await runInProcess(['config', 'set', 'api-key', key(), '--profile', 'good'], { env });
     const use = await runInProcess(['config', 'use', 'good'], { env });
     expect(use.code).toBe(0);
     expect(readConfig(dir).currentProfile).toBe('good');
@@ -137,20 +132,20 @@ describe('config', () => {
 describe('auth', () => {
   it('login --with-key-stdin checks the key, then saves it in a 0600 file', async () => {
     const dir = tempDir('reportctl-config-');
-    const env = { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url };
-    const result = await runInProcess(['auth', 'login', '--with-key-stdin'], { env, input: `${key}\n` });
+    const env = { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url };
+    const result = await runInProcess(['auth', 'login', '--with-key-stdin'], { env, input: `${key()}\n` });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`${key.slice(0, 9)}…`);
-    expect(result.stderr).not.toContain(key);
+    expect(result.stderr).toContain(`${key().slice(0, 9)}…`);
+    expect(result.stderr).not.toContain(key());
     expect(statSync(configFile(dir)).mode & 0o777).toBe(0o600);
-    expect(readConfig(dir).profiles?.default?.apiKey).toBe(key);
+    expect(readConfig(dir).profiles?.default?.apiKey).toBe(key());
 
     const status = await runInProcess(['auth', 'status'], { env });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('accepted');
-    expect(status.stdout).toContain(`${key.slice(0, 9)}… (profile default`);
-    expect(status.stdout).not.toContain(key);
+    expect(status.stdout).toContain(`${key().slice(0, 9)}… (profile default`);
+    expect(status.stdout).not.toContain(key());
 
     const logout = await runInProcess(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);
@@ -162,15 +157,15 @@ describe('auth', () => {
 
   it('login with a --base-url saves the URL with the key', async () => {
     const dir = tempDir('reportctl-config-');
-    const result = await runInProcess(['auth', 'login', '--with-key-stdin', '--base-url', server.url], { env: { REPORTCTL_CONFIG_DIR: dir }, input: key });
+    const result = await runInProcess(['auth', 'login', '--with-key-stdin', '--base-url', suite.server.url], { env: { REPORTCTL_CONFIG_DIR: dir }, input: key() });
     expect(result.code).toBe(0);
-    expect(readConfig(dir).profiles?.default).toEqual({ apiKey: key, baseUrl: server.url });
+    expect(readConfig(dir).profiles?.default).toEqual({ apiKey: key(), baseUrl: suite.server.url });
   });
 
   it('a key the service rejects exits 3 and nothing is saved', async () => {
     const dir = tempDir('reportctl-config-');
     const result = await runInProcess(['auth', 'login', '--with-key-stdin'], {
-      env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url },
+      env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url },
       input: 'rctl_not_a_real_key_at_all\n',
     });
     expect(result.code).toBe(3);
@@ -182,28 +177,28 @@ describe('auth', () => {
   it('on a terminal, login asks for the key (a blank answer is refused), then saves it', async () => {
     const dir = tempDir('reportctl-config-');
     const prompter = scriptedPrompter(
-      { kind: 'password', message: `API key for ${server.url}`, answer: '  ' },
-      { kind: 'password', message: `API key for ${server.url}`, answer: ` ${key} ` },
+      { kind: 'password', message: `API key for ${suite.server.url}`, answer: '  ' },
+      { kind: 'password', message: `API key for ${suite.server.url}`, answer: ` ${key()} ` },
     );
-    const result = await runInProcess(['auth', 'login'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url }, tty: { stdin: true, stdout: true }, prompter });
+    const result = await runInProcess(['auth', 'login'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url }, tty: { stdin: true, stdout: true }, prompter });
     expect(result.code, result.stderr).toBe(0);
     expect(prompter.asked[0]!.refused).toEqual(['paste the key (it is not shown)']);
-    expect(readConfig(dir).profiles?.default?.apiKey).toBe(key);
+    expect(readConfig(dir).profiles?.default?.apiKey).toBe(key());
   });
 
   it('without a terminal and without --with-key-stdin, login is a usage error naming the flag', async () => {
     const dir = tempDir('reportctl-config-');
-    const result = await runInProcess(['auth', 'login'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: server.url } });
+    const result = await runInProcess(['auth', 'login'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--with-key-stdin');
     expect(existsSync(configFile(dir))).toBe(false);
   });
 
   it('status: 3 when the key is rejected, 6 when the service cannot be reached', async () => {
-    const rejected = await runInProcess(['auth', 'status'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_wrong' } });
+    const rejected = await runInProcess(['auth', 'status'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: 'rctl_wrong' } });
     expect(rejected.code).toBe(3);
     expect(rejected.stdout).toContain('rejected (API_KEY_INVALID');
-    const unreachable = await runInProcess(['auth', 'status', '--json'], { env: { REPORTCTL_BASE_URL: wrongUrl, REPORTCTL_API_KEY: key } });
+    const unreachable = await runInProcess(['auth', 'status', '--json'], { env: { REPORTCTL_BASE_URL: wrongUrl, REPORTCTL_API_KEY: key() } });
     expect(unreachable.code).toBe(6);
     expect(JSON.parse(unreachable.stdout)).toMatchObject({ status: 'unreachable', baseUrl: wrongUrl, baseUrlSource: 'env REPORTCTL_BASE_URL' });
     expect(unreachable.stderr).toContain(wrongUrl);

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { nodeVersionCheck, runDoctor } from '../../src/cli/commands/doctor/doctor.js';
 import { systemClock, type CliDeps } from '../../src/cli/context.js';
-import { tempDir, type IssuedKey } from '../helpers/server.js';
-import { mockAgent, runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite, mockAgent, runInProcess } from '../helpers/in-process.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
 
 interface Check {
@@ -15,13 +15,7 @@ interface Check {
   fix?: string;
 }
 
-let server: InProcessService;
-let account: IssuedKey;
-beforeAll(async () => {
-  server = await startInProcessService();
-  account = await server.newAccount();
-});
-afterAll(() => server.stop());
+const suite = inProcessServiceForSuite();
 
 /** Where the MockAgent answers; nothing listens there. */
 const SERVICE = 'http://service.test:4747';
@@ -30,7 +24,7 @@ const checksOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as C
 
 describe('reportctl doctor', () => {
   it('passes with a reachable service and a valid key', async () => {
-    const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey } });
+    const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey } });
     expect(result.code).toBe(0);
     const checks = checksOf(result.stdout);
     // Node 20, this machine's, is past its end of life: a warning, which does not fail doctor.
@@ -41,7 +35,7 @@ describe('reportctl doctor', () => {
   });
 
   it('fails on a refused key and says how to fix it', async () => {
-    const result = await runInProcess(['doctor'], { env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: 'rctl_not-a-key' } });
+    const result = await runInProcess(['doctor'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: 'rctl_not-a-key' } });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/FAIL api key/);
     expect(result.stdout).toMatch(/fix: .*auth login/);
@@ -59,7 +53,7 @@ describe('reportctl doctor', () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ profiles: { default: { baseUrl: server.url, apiKey: account.apiKey } } }));
+    writeFileSync(file, JSON.stringify({ profiles: { default: { baseUrl: suite.server.url, apiKey: suite.account.apiKey } } }));
     chmodSync(file, 0o644);
     const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(1);
@@ -74,7 +68,7 @@ describe('reportctl doctor', () => {
   it.skipIf(process.platform === 'win32')('flags a config folder others can write to (fail) or read (warn)', async () => {
     const folderCheck = async (mode: number) => {
       const dir = tempDir();
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: server.url, apiKey: account.apiKey } } }), { mode: 0o600 });
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: suite.server.url, apiKey: suite.account.apiKey } } }), { mode: 0o600 });
       chmodSync(dir, mode);
       const result = await runInProcess(['doctor', '--json'], { env: { REPORTCTL_CONFIG_DIR: dir } });
       return { code: result.code, check: checksOf(result.stdout)['config folder']!, dir };
@@ -125,7 +119,7 @@ describe('reportctl doctor', () => {
     const deps = (now: string): CliDeps =>
       systemDeps({
         io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
-        env: { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+        env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
         clock: { ...systemClock, now: () => Date.parse(now) },
         signal: new AbortController().signal,
         nodeVersion: '20.20.2',

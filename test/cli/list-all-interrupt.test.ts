@@ -4,27 +4,27 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/context.js';
 import { countDown } from '../../src/cli/session.js';
 import type { Analysis } from '../../src/contract/index.js';
 import { ANSI, BIN, cleanEnv } from '../helpers/cli.js';
-import { runInProcess, startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 import { Keys, spawnCliInPty } from '../helpers/pty.js';
 import { tempDir } from '../helpers/server.js';
 
-let server: InProcessService;
+const suite = inProcessServiceForSuite({ readsPerMinute: 1 });
 /** A row of the terminal's table of analyses. */
 const TABLE_ROW = /│ lot-\d+ +│ counting +│ completed +│/;
 
 /** A new account (the read limit is per account) with 150 analyses: two pages of --all. */
 async function accountWithAnalyses(): Promise<Record<string, string>> {
-  const account = await server.newAccount();
+  const account = await suite.server.newAccount();
   const file = join(tempDir(), 'fixtures.json');
   const analyses = Array.from({ length: 150 }, (_, index) => ({ lotId: `lot-${index}`, analysisType: 'counting', status: 'completed' }));
   writeFileSync(file, JSON.stringify({ analyses }));
-  await server.admin('seed', '--account', account.accountId, '--file', file);
-  return { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: account.apiKey };
+  await suite.server.admin('seed', '--account', account.accountId, '--file', file);
+  return { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: account.apiKey };
 }
 
 /** A clock whose first wait is interrupted by Ctrl-C, as a person would during the pacing. */
@@ -35,13 +35,6 @@ function interruptedAtFirstWait(): { clock: Clock; signal: AbortSignal } {
     signal: interrupt.signal,
   };
 }
-
-beforeAll(async () => {
-  server = await startInProcessService({ readsPerMinute: 1 });
-});
-afterAll(async () => {
-  await server?.stop();
-});
 
 describe('--all interrupted while paced', () => {
   it('--json: the list of what was fetched, closed; stderr says how many of how many; exit 130', async () => {

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { runCli } from '../helpers/cli.js';
-import type { IssuedKey } from '../helpers/server.js';
-import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 
 /**
  * A forward proxy: relays absolute-form requests, tunnels CONNECT (which undici's proxy agent
@@ -41,17 +40,13 @@ function startProxy(): Promise<{ url: string; seen: string[]; server: Server }> 
   );
 }
 
-let service: InProcessService;
-let account: IssuedKey;
+const suite = inProcessServiceForSuite();
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 
 beforeAll(async () => {
-  service = await startInProcessService();
-  account = await service.newAccount();
   proxy = await startProxy();
 });
-afterAll(async () => {
-  await service?.stop();
+afterAll(() => {
   proxy?.server.close();
 });
 
@@ -59,19 +54,19 @@ describe('proxies from the environment', () => {
   it('sends requests through HTTP_PROXY', async () => {
     proxy.seen.length = 0;
     const result = await runCli(['catalogs', 'statistics', '--json'], {
-      env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: account.apiKey, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' },
+      env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(['counting', 'replanting', 'path']);
-    const host = new URL(service.url).host;
+    const host = new URL(suite.server.url).host;
     expect(proxy.seen.length).toBeGreaterThan(0);
-    expect(proxy.seen.every((line) => line === `CONNECT ${host}` || line === `GET ${service.url}/api/v2/catalogs/statistics`)).toBe(true);
+    expect(proxy.seen.every((line) => line === `CONNECT ${host}` || line === `GET ${suite.server.url}/api/v2/catalogs/statistics`)).toBe(true);
   });
 
   it('goes direct for hosts in NO_PROXY', async () => {
     proxy.seen.length = 0;
     const result = await runCli(['catalogs', 'statistics', '--json'], {
-      env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: account.apiKey, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' },
+      env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(proxy.seen).toEqual([]);

@@ -1,44 +1,43 @@
 // Network commands read well-formed answers through the generated checks (src/client/response-validation.ts)
-// and do not load zod or build the contract's schemas: the built binary against a real serve.
+// and do not load zod or build the contract's schemas: the built binary against the service in this process.
 // zod is bundled, so no module hook sees it; zod's global config (globalThis.__zod_globalConfig,
 // set when zod's core loads) is the sign that it ran.
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
-import { startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
+import { tempDir } from '../helpers/server.js';
 
 const dir = tempDir();
 const PROBE = join(dir, 'zod-probe.cjs');
 writeFileSync(PROBE, "process.on('exit', () => process.stderr.write(`\\nzod loaded: ${globalThis.__zod_globalConfig !== undefined}\\n`));\n");
 
-function run(args: string[], env: Record<string, string>): { status: number | null; stderr: string; zodLoaded: boolean } {
-  const result = spawnSync(process.execPath, ['--require', PROBE, BIN, ...args], { encoding: 'utf8', env: cleanEnv(env) });
+// Not spawnSync: the service answers from this process, whose event loop must keep running.
+async function run(args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string; zodLoaded: boolean }> {
+  const result = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${PROBE}` } });
   const verdict = /zod loaded: (true|false)/.exec(result.stderr)?.[1];
   if (verdict === undefined) throw new Error(`the probe did not run: ${result.stderr}`);
-  return { status: result.status, stderr: result.stderr, zodLoaded: verdict === 'true' };
+  return { status: result.code, stderr: result.stderr, zodLoaded: verdict === 'true' };
 }
 
 describe('network commands do not load zod on answers the checks pass', () => {
-  let server: TestServer;
+  const suite = inProcessServiceForSuite();
   let env: Record<string, string>;
   const named: Record<string, string> = {};
   beforeAll(async () => {
-    server = await startServe();
-    const { accountId, apiKey } = await server.newAccount();
-    env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: apiKey, REPORTCTL_CACHE_DIR: join(dir, 'cache') };
-    const presets = spawnSync(process.execPath, [BIN, 'templates', 'presets', '--json'], { encoding: 'utf8', env: cleanEnv(env) });
+    const { accountId } = suite.account;
+    env = { ...suite.env, REPORTCTL_CACHE_DIR: join(dir, 'cache') };
+    const presets = await runCli(['templates', 'presets', '--json'], { env });
     const preset = (JSON.parse(presets.stdout) as { data: Array<{ seedPayload: Record<string, unknown> }> }).data.at(-1)!;
     named.FILE = join(dir, 'template.json');
     writeFileSync(named.FILE, JSON.stringify({ ...preset.seedPayload, name: 'checked' }));
     named.BAD = join(dir, 'bad.json');
     writeFileSync(named.BAD, JSON.stringify({ ...preset.seedPayload, name: 'bell\u0007' }));
-    const queue = await server.admin<{ id: string }>('queues', 'create', '--account', accountId, '--name', 'q', '--step', 'lot-1:counting');
-    named.RUN = (await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id)).id;
-    await server.admin('queue-runs', 'cancel', named.RUN);
+    const queue = await suite.server.admin<{ id: string }>('queues', 'create', '--account', accountId, '--name', 'q', '--step', 'lot-1:counting');
+    named.RUN = (await suite.server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id)).id;
+    await suite.server.admin('queue-runs', 'cancel', named.RUN);
   });
-  afterAll(async () => server?.stop());
 
   it.each([
     [['templates', 'create', '--file', 'FILE']],
@@ -48,14 +47,14 @@ describe('network commands do not load zod on answers the checks pass', () => {
     [['queue-runs', 'list']],
     [['queue-runs', 'watch', 'RUN']],
     [['templates', 'get', 'no-such-template']],
-  ])('reportctl %j', (args) => {
-    const result = run(args.map((word) => named[word] ?? word), env);
+  ])('reportctl %j', async (args) => {
+    const result = await run(args.map((word) => named[word] ?? word), env);
     expect(result.status === 0 || result.status === 4, result.stderr).toBe(true);
     expect(result.zodLoaded).toBe(false);
   });
 
-  it('a body the check refuses loads zod for its issues (the probe is not vacuous)', () => {
-    const result = run(['templates', 'create', '--file', named.BAD!], env);
+  it('a body the check refuses loads zod for its issues (the probe is not vacuous)', async () => {
+    const result = await run(['templates', 'create', '--file', named.BAD!], env);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^ {2}name: must not contain control characters$/m);
     expect(result.zodLoaded).toBe(true);

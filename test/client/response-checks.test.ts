@@ -5,14 +5,14 @@
 import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkModule, generateResponseChecks, leftOver, OUT_JS } from '../../scripts/response-checks.mjs';
 import { shapes } from '../../src/client/response-validation.js';
 import { checkedSchemas, type CheckName } from '../../src/contract/client-schemas.js';
 import { expressedAs, expressedBy } from '../../src/contract/refinement-keywords.js';
-import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
-import { api, tempDir, type IssuedKey } from '../helpers/server.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
+import { api, tempDir } from '../helpers/server.js';
 
 describe('the committed checks', () => {
   it('are what the generator makes from the contract now, and nothing else', async () => {
@@ -61,19 +61,16 @@ describe('the generator refuses what JSON Schema cannot say', () => {
 
 /** Every answer the service gave while the suite set up, by the check that reads it. */
 const answers: Record<CheckName, unknown[]> = Object.fromEntries(Object.keys(checkedSchemas).map((name) => [name, []])) as never;
-let server: InProcessService;
-let owner: IssuedKey;
+const suite = inProcessServiceForSuite();
 
 /** `key: null` sends none. */
-async function read(name: CheckName, method: string, path: string, body?: unknown, key: string | null = owner.apiKey): Promise<unknown> {
-  const response = await api(server, method, path, { ...(key !== null ? { key } : {}), ...(body !== undefined ? { body } : {}) });
+async function read(name: CheckName, method: string, path: string, body?: unknown, key: string | null = suite.account.apiKey): Promise<unknown> {
+  const response = await api(suite.server, method, path, { ...(key !== null ? { key } : {}), ...(body !== undefined ? { body } : {}) });
   answers[name].push(response.body);
   return response.body;
 }
 
 beforeAll(async () => {
-  server = await startInProcessService();
-  owner = await server.newAccount();
   const file = join(tempDir(), 'fixtures.json');
   writeFileSync(
     file,
@@ -83,7 +80,7 @@ beforeAll(async () => {
       analyses: [{ lotId: 'lot-a', analysisType: 'counting', status: 'completed' }, { lotId: 'lot-b', analysisType: 'path', status: 'failed' }],
     }),
   );
-  await server.admin('seed', '--account', owner.accountId, '--file', file);
+  await suite.server.admin('seed', '--account', suite.account.accountId, '--file', file);
   const presets = (await read('presetPage', 'GET', '/api/v2/templates/presets?limit=100')) as { data: Array<{ id: string; seedPayload: Record<string, unknown> }> };
   for (const preset of presets.data) {
     const body = { ...preset.seedPayload, name: `from ${preset.id}` };
@@ -106,10 +103,6 @@ beforeAll(async () => {
   await read('errorBody', 'GET', '/api/v2/templates', undefined, null);
   await read('errorBody', 'POST', '/api/v2/templates', { name: 7, mapResolution: 'high', colour: 'red' });
   await read('errorBody', 'DELETE', '/api/v2/catalogs/statistics');
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const names = Object.keys(checkedSchemas) as CheckName[];

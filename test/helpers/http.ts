@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { runCli, spawnCli, type CliResult, type SpawnedCli } from './cli.js';
+import { runCli, type CliResult } from './cli.js';
 import { checkTraffic } from './openapi-traffic.js';
 import type { AnalysisType, ErrorBody, Paginated, ReportTypesCatalog, StatisticsCatalog, Template, VegetationIndexDefaults } from '../../src/contract/index.js';
-import { adminOn, api, tempDir, type IssuedKey, type ServiceUnderTest } from './server.js';
+import { api, type IssuedKey, type ServiceUnderTest } from './server.js';
 
 /** ISO 8601 UTC with exactly three fractional digits (README, decisions: timestamps in UTC with milliseconds). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -161,31 +161,6 @@ export function adminRaw(db: string, ...args: string[]): Promise<CliResult> {
 /** A sub-user of `accountId` with its own key. */
 export function newSubUser(server: ServiceUnderTest, accountId: string, name: string): Promise<IssuedKey> {
   return server.admin<IssuedKey>('keys', 'create', '--account', accountId, '--sub-user', name);
-}
-
-/**
- * `reportctl serve` with the rate limits left at their defaults (no --reads/--writes flags
- * at all), unlike startServe, which raises them for functional tests.
- */
-export async function startServeWithDefaultLimits(): Promise<{
-  url: string;
-  db: string;
-  process: SpawnedCli;
-  admin<T = unknown>(...args: string[]): Promise<T>;
-  stop(): Promise<void>;
-}> {
-  const db = join(tempDir(), 'service.db');
-  const spawned = await spawnCli(['serve', '--port', '0', '--db', db, '--json', '--no-access-log']);
-  const first = JSON.parse(spawned.firstLine) as { url: string };
-  return {
-    url: first.url,
-    db,
-    process: spawned,
-    ...adminOn(db, runCli),
-    stop: async () => {
-      await spawned.stop('SIGTERM');
-    },
-  };
 }
 
 /** Runs `tasks` with at most `width` of them at a time (keeps child processes to the 2 cores). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { MockAgent, type Dispatcher } from 'undici';
-import { afterEach, expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import type { IssuedKey } from '../../src/server/store/index.js';
 import type { CliDeps, Clock } from '../../src/cli/context.js';
 import type { Editor } from '../../src/cli/editor.js';
@@ -78,6 +78,13 @@ export function testDeps(options: InProcessOptions = {}): InProcessDeps {
     },
   );
   return { deps, stdout: () => stdout.text, stderr: () => stderr.text };
+}
+
+/** What a verb's `run` prints on stdout, given dependencies with captured streams. */
+export async function stdoutOf(run: (deps: CliDeps) => Promise<unknown>): Promise<string> {
+  const { deps, stdout } = testDeps();
+  await run(deps);
+  return stdout();
 }
 
 /**
@@ -267,17 +274,6 @@ export function inProcessServiceForSuite(options: Parameters<typeof startInProce
   return suiteWith(() => startInProcessService(options));
 }
 
-const agents: MockAgent[] = [];
-afterEach(async () => {
-  for (const agent of agents.splice(0)) {
-    try {
-      agent.assertNoPendingInterceptors();
-    } finally {
-      await agent.close();
-    }
-  }
-});
-
 /**
  * undici's MockAgent for answers a real service does not give on demand: pass it as
  * `dispatcher`. Nothing reaches the network; an interceptor left unused fails the test.
@@ -285,6 +281,14 @@ afterEach(async () => {
 export function mockAgent(): MockAgent {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  agents.push(agent);
+  // Per test rather than a module-level afterEach, which a file sharing this module with an
+  // earlier one (isolate: false) would never register.
+  onTestFinished(async () => {
+    try {
+      agent.assertNoPendingInterceptors();
+    } finally {
+      await agent.close();
+    }
+  });
   return agent;
 }

@@ -51,23 +51,24 @@ export function adminOn(db: string, run: (args: string[]) => Promise<CliResult>)
 }
 
 export async function startServe(
-  options: { readsPerMinute?: number; writesPerMinute?: number; extraArgs?: string[]; db?: string; env?: Record<string, string> } = {},
+  options: {
+    readsPerMinute?: number;
+    writesPerMinute?: number;
+    /** No rate-limit flags at all: serve's own defaults, where functional tests raise them. */
+    defaultLimits?: boolean;
+    extraArgs?: string[];
+    db?: string;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestServer> {
   const db = options.db ?? join(tempDir(), 'service.db');
-  const spawned = await spawnCli([
-    'serve',
-    '--port',
-    '0',
-    '--db',
-    db,
-    '--json',
-    '--no-access-log',
-    '--reads-per-minute',
-    String(options.readsPerMinute ?? 100_000),
-    '--writes-per-minute',
-    String(options.writesPerMinute ?? 100_000),
-    ...(options.extraArgs ?? []),
-  ], options.env ? { env: options.env } : {});
+  const limits = options.defaultLimits
+    ? []
+    : ['--reads-per-minute', String(options.readsPerMinute ?? 100_000), '--writes-per-minute', String(options.writesPerMinute ?? 100_000)];
+  const spawned = await spawnCli(
+    ['serve', '--port', '0', '--db', db, '--json', '--no-access-log', ...limits, ...(options.extraArgs ?? [])],
+    options.env ? { env: options.env } : {},
+  );
   const first = JSON.parse(spawned.firstLine) as { url: string; db: string };
   const { admin, adminResult } = adminOn(db, runCli);
   return {

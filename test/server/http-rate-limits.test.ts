@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type IssuedKey } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, serverForSuite, type IssuedKey } from '../helpers/server.js';
 import {
   createTemplate,
   expectError,
   expectRateLimitHeaders,
   minimalBody,
   readCatalogs,
-  startServeWithDefaultLimits,
   type ApiResponse,
   type CatalogsOverHttp,
   type Page,
@@ -14,23 +13,19 @@ import {
 } from '../helpers/http.js';
 
 /**
- * README, decisions: "Limits" on a server started with the limits left at their defaults (120 reads
+ * README, decisions: "Limits" on a suite.server started with the limits left at their defaults (120 reads
  * and 30 writes per account per rolling minute). Each test uses a fresh account, so each
  * starts with full buckets; everything here runs well within one minute.
  */
 
-let server: Awaited<ReturnType<typeof startServeWithDefaultLimits>>;
+const suite = serverForSuite({ defaultLimits: true });
 let catalogs: CatalogsOverHttp;
 
-const newAccount = () => server.admin<IssuedKey>('accounts', 'create');
+const newAccount = () => suite.server.admin<IssuedKey>('accounts', 'create');
 
 beforeAll(async () => {
-  server = await startServeWithDefaultLimits();
   // Catalog reads spend this account's reads, not the tests'.
-  catalogs = await readCatalogs(server, (await newAccount()).apiKey);
-});
-afterAll(async () => {
-  await server?.stop();
+  catalogs = await readCatalogs(suite.server, (await newAccount()).apiKey);
 });
 
 function expectRetryAfter(response: ApiResponse): number {
@@ -47,56 +42,56 @@ describe('reads: 120 per minute', () => {
     const account = await newAccount();
     const readPaths = ['/api/v2/templates', '/api/v2/queues', '/api/v2/queue-runs', '/api/v2/analyses', '/api/v2/catalogs/statistics'];
     for (let i = 0; i < 120; i++) {
-      const response = await api(server, 'GET', readPaths[i % readPaths.length]!, { key: account.apiKey });
+      const response = await api(suite.server, 'GET', readPaths[i % readPaths.length]!, { key: account.apiKey });
       expect(response.status, `read ${i + 1}`).toBe(200);
       expectRateLimitHeaders(response, 120);
       expect(Number(response.headers.get('x-ratelimit-remaining')), `remaining after read ${i + 1}`).toBe(119 - i);
     }
-    const refused = await api(server, 'GET', '/api/v2/templates', { key: account.apiKey });
+    const refused = await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey });
     expectError(refused, 429, 'RATE_LIMITED');
     expectRetryAfter(refused);
     expectRateLimitHeaders(refused, 120);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
     // Every kind of read is refused now, validate-formula and the v0 listing included.
-    expectError(await api(server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR' } }), 429, 'RATE_LIMITED');
-    expectError(await api(server, 'POST', '/api/v0/analyses', { key: account.apiKey, body: {} }), 429, 'RATE_LIMITED');
+    expectError(await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR' } }), 429, 'RATE_LIMITED');
+    expectError(await api(suite.server, 'POST', '/api/v0/analyses', { key: account.apiKey, body: {} }), 429, 'RATE_LIMITED');
     // Writes still have their own 30.
-    const write = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs) });
+    const write = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs) });
     expect(write.status).toBe(201);
     expectRateLimitHeaders(write, 30);
     // Another account is not affected.
     const other = await newAccount();
-    expect((await api(server, 'GET', '/api/v2/templates', { key: other.apiKey })).status).toBe(200);
+    expect((await api(suite.server, 'GET', '/api/v2/templates', { key: other.apiKey })).status).toBe(200);
   });
 
   it('validate-formula and POST /api/v0/analyses count as reads, not writes', async () => {
     const account = await newAccount();
     const remaining = (response: ApiResponse) => Number(response.headers.get('x-ratelimit-remaining'));
-    const first = await api(server, 'GET', '/api/v2/templates', { key: account.apiKey });
+    const first = await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey });
     expect(remaining(first)).toBe(119);
-    const validated = await api(server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR + R' } });
+    const validated = await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR + R' } });
     expect(validated.status).toBe(200);
     expectRateLimitHeaders(validated, 120);
     expect(remaining(validated)).toBe(118);
-    const legacy = await api(server, 'POST', '/api/v0/analyses', { key: account.apiKey, body: {} });
+    const legacy = await api(suite.server, 'POST', '/api/v0/analyses', { key: account.apiKey, body: {} });
     expect(legacy.status).toBe(200);
     expectRateLimitHeaders(legacy, 120);
     expect(remaining(legacy)).toBe(117);
-    const write = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs) });
+    const write = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs) });
     expectRateLimitHeaders(write, 30);
     expect(remaining(write)).toBe(29);
-    const after = await api(server, 'GET', '/api/v2/templates', { key: account.apiKey });
+    const after = await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey });
     expect(remaining(after)).toBe(116);
   });
 
   it('owner and sub-users share the account’s buckets', async () => {
     const account = await newAccount();
-    const sub = await server.admin<IssuedKey>('keys', 'create', '--account', account.accountId, '--sub-user', 'x');
-    for (let i = 0; i < 60; i++) expect((await api(server, 'GET', '/api/v2/queues', { key: account.apiKey })).status).toBe(200);
-    for (let i = 0; i < 60; i++) expect((await api(server, 'GET', '/api/v2/queues', { key: sub.apiKey })).status).toBe(200);
-    expectError(await api(server, 'GET', '/api/v2/queues', { key: sub.apiKey }), 429, 'RATE_LIMITED');
-    expectError(await api(server, 'GET', '/api/v2/queues', { key: account.apiKey }), 429, 'RATE_LIMITED');
+    const sub = await suite.server.admin<IssuedKey>('keys', 'create', '--account', account.accountId, '--sub-user', 'x');
+    for (let i = 0; i < 60; i++) expect((await api(suite.server, 'GET', '/api/v2/queues', { key: account.apiKey })).status).toBe(200);
+    for (let i = 0; i < 60; i++) expect((await api(suite.server, 'GET', '/api/v2/queues', { key: sub.apiKey })).status).toBe(200);
+    expectError(await api(suite.server, 'GET', '/api/v2/queues', { key: sub.apiKey }), 429, 'RATE_LIMITED');
+    expectError(await api(suite.server, 'GET', '/api/v2/queues', { key: account.apiKey }), 429, 'RATE_LIMITED');
   });
 });
 
@@ -105,38 +100,38 @@ describe('writes: 30 per minute', () => {
     const account = await newAccount();
     const created: TemplateDoc[] = [];
     for (let i = 0; i < 26; i++) {
-      const response = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs, { name: `w${i}` }) });
+      const response = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs, { name: `w${i}` }) });
       expect(response.status, `write ${i + 1}`).toBe(201);
       expectRateLimitHeaders(response, 30);
       expect(Number(response.headers.get('x-ratelimit-remaining'))).toBe(29 - i);
       created.push(response.body as TemplateDoc);
     }
     for (let i = 0; i < 2; i++) {
-      const put = await api(server, 'PUT', `/api/v2/templates/${created[i]!.id}`, { key: account.apiKey, body: minimalBody(catalogs, { name: 'renamed' }) });
+      const put = await api(suite.server, 'PUT', `/api/v2/templates/${created[i]!.id}`, { key: account.apiKey, body: minimalBody(catalogs, { name: 'renamed' }) });
       expect(put.status).toBe(200);
       expectRateLimitHeaders(put, 30);
     }
     for (let i = 2; i < 4; i++) {
-      const deleted = await api(server, 'DELETE', `/api/v2/templates/${created[i]!.id}`, { key: account.apiKey });
+      const deleted = await api(suite.server, 'DELETE', `/api/v2/templates/${created[i]!.id}`, { key: account.apiKey });
       expect(deleted.status).toBe(204);
       expectRateLimitHeaders(deleted, 30);
     }
-    expect(Number((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).headers.get('x-ratelimit-limit'))).toBe(120);
+    expect(Number((await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey })).headers.get('x-ratelimit-limit'))).toBe(120);
 
-    const refused = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs, { name: 'one too many' }) });
+    const refused = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs, { name: 'one too many' }) });
     expectError(refused, 429, 'RATE_LIMITED');
     expectRetryAfter(refused);
     expectRateLimitHeaders(refused, 30);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-    expectError(await api(server, 'DELETE', `/api/v2/templates/${created[5]!.id}`, { key: account.apiKey }), 429, 'RATE_LIMITED');
+    expectError(await api(suite.server, 'DELETE', `/api/v2/templates/${created[5]!.id}`, { key: account.apiKey }), 429, 'RATE_LIMITED');
     expectError(
-      await api(server, 'PUT', `/api/v2/templates/${created[6]!.id}`, { key: account.apiKey, body: minimalBody(catalogs, { name: 'nope' }) }),
+      await api(suite.server, 'PUT', `/api/v2/templates/${created[6]!.id}`, { key: account.apiKey, body: minimalBody(catalogs, { name: 'nope' }) }),
       429,
       'RATE_LIMITED',
     );
 
     // Refused writes did nothing; reads still work.
-    const list = await api(server, 'GET', '/api/v2/templates?limit=100', { key: account.apiKey });
+    const list = await api(suite.server, 'GET', '/api/v2/templates?limit=100', { key: account.apiKey });
     expect(list.status).toBe(200);
     const envelope = list.body as Page<TemplateDoc>;
     expect(envelope.total).toBe(24);
@@ -153,56 +148,56 @@ describe('rate-limit headers on every response, errors included', () => {
   });
 
   it('on 200, 201, 204, 400, 404, 405, 415 and 401', async () => {
-    const doc = await createTemplate(server, account.apiKey, minimalBody(catalogs));
-    expectRateLimitHeaders(await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: account.apiKey }), 120);
-    const deleted = await api(server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: account.apiKey });
+    const doc = await createTemplate(suite.server, account.apiKey, minimalBody(catalogs));
+    expectRateLimitHeaders(await api(suite.server, 'GET', `/api/v2/templates/${doc.id}`, { key: account.apiKey }), 120);
+    const deleted = await api(suite.server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: account.apiKey });
     expect(deleted.status).toBe(204);
     expectRateLimitHeaders(deleted, 30);
 
-    const notFound = await api(server, 'GET', '/api/v2/templates/no-such-id', { key: account.apiKey });
+    const notFound = await api(suite.server, 'GET', '/api/v2/templates/no-such-id', { key: account.apiKey });
     expectError(notFound, 404, 'NOT_FOUND');
     expectRateLimitHeaders(notFound, 120);
-    const unknownRoute = await api(server, 'GET', '/api/v2/no-such-route', { key: account.apiKey });
+    const unknownRoute = await api(suite.server, 'GET', '/api/v2/no-such-route', { key: account.apiKey });
     expectError(unknownRoute, 404, 'NOT_FOUND');
     expectRateLimitHeaders(unknownRoute);
 
-    const badQuery = await api(server, 'GET', '/api/v2/templates?limit=0', { key: account.apiKey });
+    const badQuery = await api(suite.server, 'GET', '/api/v2/templates?limit=0', { key: account.apiKey });
     expectError(badQuery, 400, 'VALIDATION_FAILED');
     expectRateLimitHeaders(badQuery, 120);
-    const badBody = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: { ...minimalBody(catalogs), mapResolution: '150' } });
+    const badBody = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: { ...minimalBody(catalogs), mapResolution: '150' } });
     expectError(badBody, 400, 'VALIDATION_FAILED');
     expectRateLimitHeaders(badBody, 30);
 
-    const wrongMethod = await api(server, 'PATCH', '/api/v2/templates', { key: account.apiKey, body: {} });
+    const wrongMethod = await api(suite.server, 'PATCH', '/api/v2/templates', { key: account.apiKey, body: {} });
     expectError(wrongMethod, 405, 'METHOD_NOT_ALLOWED');
     expectRateLimitHeaders(wrongMethod);
-    const wrongType = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, rawBody: '{}', headers: { 'content-type': 'text/plain' } });
     expectError(wrongType, 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectRateLimitHeaders(wrongType, 30);
 
-    const missing = await api(server, 'GET', '/api/v2/templates');
+    const missing = await api(suite.server, 'GET', '/api/v2/templates');
     expectError(missing, 401, 'API_KEY_MISSING');
     expectRateLimitHeaders(missing, 120);
-    const invalid = await api(server, 'POST', '/api/v2/templates', { key: 'rctl_not-a-key', body: minimalBody(catalogs) });
+    const invalid = await api(suite.server, 'POST', '/api/v2/templates', { key: 'rctl_not-a-key', body: minimalBody(catalogs) });
     expectError(invalid, 401, 'API_KEY_INVALID');
     expectRateLimitHeaders(invalid, 30);
   });
 
   it('requests without a valid key are limited per client address', async () => {
     // This file's earlier keyless requests share the bucket: spend what is left, then one more.
-    let response = await api(server, 'GET', '/api/v2/templates');
+    let response = await api(suite.server, 'GET', '/api/v2/templates');
     expectRateLimitHeaders(response, 120);
     let remaining = Number(response.headers.get('x-ratelimit-remaining'));
     while (remaining > 0) {
-      response = await api(server, 'GET', '/api/v2/templates', { key: 'rctl_unknown' });
+      response = await api(suite.server, 'GET', '/api/v2/templates', { key: 'rctl_unknown' });
       expectError(response, 401, 'API_KEY_INVALID');
       remaining = Number(response.headers.get('x-ratelimit-remaining'));
     }
-    const refused = await api(server, 'GET', '/api/v2/templates');
+    const refused = await api(suite.server, 'GET', '/api/v2/templates');
     expectError(refused, 429, 'RATE_LIMITED');
     expectRetryAfter(refused);
     expectRateLimitHeaders(refused, 120);
     // A valid key is counted against its own account, not the address.
-    expect((await api(server, 'GET', '/api/v2/templates', { key: (await newAccount()).apiKey })).status).toBe(200);
+    expect((await api(suite.server, 'GET', '/api/v2/templates', { key: (await newAccount()).apiKey })).status).toBe(200);
   });
 });

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, tempDir, type IssuedKey } from '../helpers/server.js';
-import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, tempDir } from '../helpers/server.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 import { ISO_MS, expectError, expectIssues, listAll, type Page } from '../helpers/http.js';
 import { serviceOpenApiDocument } from '../../src/server/routes/service.js';
 import type { Analysis, Queue, QueueRun } from '../../src/contract/index.js';
@@ -13,8 +13,7 @@ import type { Analysis, Queue, QueueRun } from '../../src/contract/index.js';
  * `admin seed`, the way the README's decisions keep them outside the API.
  */
 
-let server: InProcessService;
-let owner: IssuedKey;
+const suite = inProcessServiceForSuite();
 
 const fixtures = {
   queues: [
@@ -45,17 +44,12 @@ const fixtures = {
 };
 
 beforeAll(async () => {
-  server = await startInProcessService();
-  owner = await server.newAccount();
   const file = join(tempDir(), 'fixtures.json');
   writeFileSync(file, JSON.stringify(fixtures));
-  await server.admin('seed', '--account', owner.accountId, '--file', file);
-});
-afterAll(async () => {
-  await server?.stop();
+  await suite.server.admin('seed', '--account', suite.account.accountId, '--file', file);
 });
 
-const get = (path: string, key = owner.apiKey) => api(server, 'GET', path, { key });
+const get = (path: string, key = suite.account.apiKey) => api(suite.server, 'GET', path, { key });
 
 describe('catalogs', () => {
   const types = ['counting', 'replanting', 'path'];
@@ -149,7 +143,7 @@ describe('GET /api/v2/queues', () => {
 describe('GET /api/v2/queue-runs', () => {
   let runs: QueueRun[];
   beforeAll(async () => {
-    runs = await listAll<QueueRun>(server, owner.apiKey, '/api/v2/queue-runs');
+    runs = await listAll<QueueRun>(suite.server, suite.account.apiKey, '/api/v2/queue-runs');
   });
 
   it('lists every run with the spec’s fields, newest first', () => {
@@ -220,8 +214,8 @@ describe('GET /api/v2/analyses', () => {
 });
 
 describe('POST /api/v0/analyses (deprecated)', () => {
-  const legacy = (body: unknown, key: string | null = owner.apiKey) =>
-    api(server, 'POST', '/api/v0/analyses', { ...(key === null ? {} : { key }), body });
+  const legacy = (body: unknown, key: string | null = suite.account.apiKey) =>
+    api(suite.server, 'POST', '/api/v0/analyses', { ...(key === null ? {} : { key }), body });
   const itemsOf = (body: unknown): Analysis[] => (Array.isArray(body) ? body : (body as { data: Analysis[] }).data);
 
   const expectDeprecated = (response: Awaited<ReturnType<typeof legacy>>) => {
@@ -234,7 +228,7 @@ describe('POST /api/v0/analyses (deprecated)', () => {
     const response = await legacy({});
     expect(response.status, response.text).toBe(200);
     expectDeprecated(response);
-    const all = await listAll<Analysis>(server, owner.apiKey, '/api/v2/analyses');
+    const all = await listAll<Analysis>(suite.server, suite.account.apiKey, '/api/v2/analyses');
     expect(itemsOf(response.body).map((analysis) => analysis.id).sort()).toEqual(all.map((analysis) => analysis.id).sort());
   });
 
@@ -298,7 +292,7 @@ describe('GET /api/v2/openapi.json', () => {
   ];
 
   it('is an OpenAPI 3 document listing every path and method', async () => {
-    const response = await api(server, 'GET', '/api/v2/openapi.json', { key: owner.apiKey });
+    const response = await api(suite.server, 'GET', '/api/v2/openapi.json', { key: suite.account.apiKey });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);
     const document = response.body as {
@@ -329,7 +323,7 @@ describe('GET /api/v2/openapi.json', () => {
   });
 
   it('is the document the traffic checks use (built from the same route table), served without a key', async () => {
-    const response = await api(server, 'GET', '/api/v2/openapi.json');
+    const response = await api(suite.server, 'GET', '/api/v2/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body).toEqual(serviceOpenApiDocument());
   });
@@ -347,7 +341,7 @@ describe('GET /api/v2/openapi.json', () => {
       }
     }
     // A 405 comes before the key is read: no key, so no account's rate limit is spent.
-    const statuses = await Promise.all(declared.map(([method, path]) => api(server, method, path, method === 'GET' ? {} : { body: {} })));
+    const statuses = await Promise.all(declared.map(([method, path]) => api(suite.server, method, path, method === 'GET' ? {} : { body: {} })));
     expect(statuses.map((response, index) => `${declared[index]!.join(' ')} ${response.status}`)).toEqual(
       declared.map(([method, path]) => `${method} ${path} 405`),
     );

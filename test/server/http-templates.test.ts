@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type IssuedKey } from '../helpers/server.js';
-import { startInProcessService, type InProcessService } from '../helpers/in-process.js';
+import { inProcessServiceForSuite } from '../helpers/in-process.js';
 import {
   ISO_MS,
   createTemplate,
@@ -20,36 +20,31 @@ import {
 /**
  * The template endpoints over real HTTP against the service in this process (README, decisions:
  * "Responses", "The template document"). Expected values come from the README's decisions and the
- * catalogs the server publishes, never from the implementation.
+ * catalogs the suite.server publishes, never from the implementation.
  */
 
-let server: InProcessService;
-let owner: IssuedKey;
-let catalogs: CatalogsOverHttp;
 const database = fastDbPath();
+// Registered first, so it runs after the suite's afterAll has stopped the service.
+afterAll(() => database.cleanup());
+const suite = inProcessServiceForSuite({ db: database.db });
+let catalogs: CatalogsOverHttp;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  server = await startInProcessService({ db: database.db });
-  owner = await server.newAccount();
-  catalogs = await readCatalogs(server, owner.apiKey);
-});
-afterAll(async () => {
-  await server?.stop();
-  database.cleanup();
+  catalogs = await readCatalogs(suite.server, suite.account.apiKey);
 });
 
 describe('POST /api/v2/templates', () => {
-  it('answers 201 with Location and the document with server fields and defaults filled in', async () => {
+  it('answers 201 with Location and the document with suite.server fields and defaults filled in', async () => {
     const body = minimalBody(catalogs, { name: 'Minimal counting' });
-    const response = await api(server, 'POST', '/api/v2/templates', { key: owner.apiKey, body });
+    const response = await api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, body });
     expect(response.status, response.text).toBe(201);
     const doc = response.body as TemplateDoc;
     expect(typeof doc.id).toBe('string');
     expect(doc.id.length).toBeGreaterThan(0);
     expect(response.headers.get('location')).toBe(`/api/v2/templates/${doc.id}`);
-    expect(doc.userId).toBe(owner.userId);
+    expect(doc.userId).toBe(suite.account.userId);
     expect(doc).toMatchObject(body);
     expect(doc.createdAt).toMatch(ISO_MS);
     expect(doc.updatedAt).toMatch(ISO_MS);
@@ -70,7 +65,7 @@ describe('POST /api/v2/templates', () => {
   it('fills in the catalog colour scale of the index for a vegetation-index template', async () => {
     for (const indexName of ['NDVI', 'SAVI', 'NDRE']) {
       const body = minimalBody(catalogs, { analysisType: 'path', category: 'vegetation_index', indexName });
-      const doc = await createTemplate(server, owner.apiKey, body);
+      const doc = await createTemplate(suite.server, suite.account.apiKey, body);
       expect(doc.indexName).toBe(indexName);
       expect(doc.colorScale).toEqual(catalogs.viDefaults.colorScales[indexName]);
       expect(doc.colorScale!.stops.length).toBeGreaterThanOrEqual(2);
@@ -79,10 +74,10 @@ describe('POST /api/v2/templates', () => {
 
   it('keeps every field it was given, element properties beyond the box included', async () => {
     const body = fullBody(catalogs, 'Everything given');
-    const doc = await createTemplate(server, owner.apiKey, body);
+    const doc = await createTemplate(suite.server, suite.account.apiKey, body);
     expect(doc).toMatchObject(body);
     expect(doc.layouts!.portrait!.elements[0]).toEqual({ type: 'title', x: 0.05, y: 0.02, width: 0.9, height: 0.08, text: 'Lot report' });
-    const fetched = await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: owner.apiKey });
+    const fetched = await api(suite.server, 'GET', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey });
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(doc);
   });
@@ -95,12 +90,12 @@ describe('POST /api/v2/templates', () => {
       createdAt: '2001-01-01T00:00:00.000Z',
       updatedAt: '2001-01-01T00:00:00.000Z',
     };
-    const doc = await createTemplate(server, owner.apiKey, body);
+    const doc = await createTemplate(suite.server, suite.account.apiKey, body);
     expect(doc.id).not.toBe('chosen-by-client');
-    expect(doc.userId).toBe(owner.userId);
+    expect(doc.userId).toBe(suite.account.userId);
     expect(doc.createdAt).not.toBe('2001-01-01T00:00:00.000Z');
     expect(doc.updatedAt).not.toBe('2001-01-01T00:00:00.000Z');
-    expect((await api(server, 'GET', '/api/v2/templates/chosen-by-client', { key: owner.apiKey })).status).toBe(404);
+    expect((await api(suite.server, 'GET', '/api/v2/templates/chosen-by-client', { key: suite.account.apiKey })).status).toBe(404);
   });
 });
 
@@ -116,7 +111,7 @@ describe('GET /api/v2/templates/presets', () => {
   let presets: Preset[];
 
   beforeAll(async () => {
-    const response = await api(server, 'GET', '/api/v2/templates/presets?limit=100', { key: owner.apiKey });
+    const response = await api(suite.server, 'GET', '/api/v2/templates/presets?limit=100', { key: suite.account.apiKey });
     expect(response.status).toBe(200);
     const envelope = response.body as Page<Preset>;
     expect(Object.keys(envelope).sort()).toEqual(['data', 'limit', 'page', 'total']);
@@ -128,11 +123,11 @@ describe('GET /api/v2/templates/presets', () => {
 
   it('uses the paginated envelope with the default page size and the preset shape', async () => {
     expect(presets.length).toBeGreaterThan(0);
-    const firstPage = await api(server, 'GET', '/api/v2/templates/presets', { key: owner.apiKey });
+    const firstPage = await api(suite.server, 'GET', '/api/v2/templates/presets', { key: suite.account.apiKey });
     expect(firstPage.status).toBe(200);
     const envelope = firstPage.body as Page<Preset>;
     expect(envelope).toMatchObject({ page: 1, limit: 20, total: presets.length });
-    const onePerPage = await api(server, 'GET', '/api/v2/templates/presets?limit=1&page=2', { key: owner.apiKey });
+    const onePerPage = await api(suite.server, 'GET', '/api/v2/templates/presets?limit=1&page=2', { key: suite.account.apiKey });
     expect((onePerPage.body as Page<Preset>).data).toEqual(presets.slice(1, 2));
     for (const preset of presets) {
       expect(Object.keys(preset).sort()).toEqual(['analysisType', 'description', 'id', 'name', 'reportCategory', 'seedPayload']);
@@ -145,14 +140,14 @@ describe('GET /api/v2/templates/presets', () => {
   });
 
   it('every seedPayload POSTs as it is (201) and with a new name', async () => {
-    const account = await server.newAccount();
+    const account = await suite.server.newAccount();
     for (const preset of presets) {
-      const asIs = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: preset.seedPayload });
+      const asIs = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: preset.seedPayload });
       expect(asIs.status, `${preset.id}: ${asIs.text}`).toBe(201);
       expect(asIs.body).toMatchObject(preset.seedPayload);
 
       const renamed = { ...preset.seedPayload, name: `Mine: ${preset.name}` };
-      const withName = await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: renamed });
+      const withName = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: renamed });
       expect(withName.status, `${preset.id}: ${withName.text}`).toBe(201);
       expect((withName.body as TemplateDoc).name).toBe(`Mine: ${preset.name}`);
       expect(withName.body).toMatchObject(renamed);
@@ -162,13 +157,13 @@ describe('GET /api/v2/templates/presets', () => {
 
 describe('GET /api/v2/templates/{id}', () => {
   it('returns the stored document; an unknown id is 404 NOT_FOUND', async () => {
-    const doc = await createTemplate(server, owner.apiKey, minimalBody(catalogs));
-    const response = await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: owner.apiKey });
+    const doc = await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs));
+    const response = await api(suite.server, 'GET', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(doc);
-    expectError(await api(server, 'GET', '/api/v2/templates/does-not-exist', { key: owner.apiKey }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'GET', '/api/v2/templates/does-not-exist', { key: suite.account.apiKey }), 404, 'NOT_FOUND');
     expectError(
-      await api(server, 'GET', '/api/v2/templates/00000000-0000-4000-8000-000000000000', { key: owner.apiKey }),
+      await api(suite.server, 'GET', '/api/v2/templates/00000000-0000-4000-8000-000000000000', { key: suite.account.apiKey }),
       404,
       'NOT_FOUND',
     );
@@ -177,13 +172,13 @@ describe('GET /api/v2/templates/{id}', () => {
 
 describe('PUT /api/v2/templates/{id}', () => {
   it('replaces the whole document: fields left out are gone or back to their default', async () => {
-    const original = await createTemplate(server, owner.apiKey, fullBody(catalogs, 'Before'));
+    const original = await createTemplate(suite.server, suite.account.apiKey, fullBody(catalogs, 'Before'));
     await sleep(5);
     // Same index (Custom_Index) and formula without L; no selectedStatistics, colorScale, saviL, layouts, page settings.
     const { selectedStatistics: _s, colorScale: _c, saviL: _l, layouts: _y, paperSize: _p, mapResolution: _m, margins: _g, ...rest } =
       fullBody(catalogs, 'After');
     const body = { ...rest, formula: '(NIR - R) / (NIR + R + eps)' };
-    const response = await api(server, 'PUT', `/api/v2/templates/${original.id}`, { key: owner.apiKey, body });
+    const response = await api(suite.server, 'PUT', `/api/v2/templates/${original.id}`, { key: suite.account.apiKey, body });
     expect(response.status, response.text).toBe(200);
     const replaced = response.body as TemplateDoc;
     expect(replaced.name).toBe('After');
@@ -203,14 +198,14 @@ describe('PUT /api/v2/templates/{id}', () => {
     expect(replaced.updatedAt).not.toBe(original.updatedAt);
     expect(Date.parse(replaced.updatedAt)).toBeGreaterThan(Date.parse(original.updatedAt));
 
-    const fetched = await api(server, 'GET', `/api/v2/templates/${original.id}`, { key: owner.apiKey });
+    const fetched = await api(suite.server, 'GET', `/api/v2/templates/${original.id}`, { key: suite.account.apiKey });
     expect(fetched.body).toEqual(replaced);
   });
 
   it('switching a vegetation-index template to a general one drops every index field', async () => {
-    const original = await createTemplate(server, owner.apiKey, fullBody(catalogs, 'Index'));
+    const original = await createTemplate(suite.server, suite.account.apiKey, fullBody(catalogs, 'Index'));
     const body = minimalBody(catalogs, { name: 'Now general', analysisType: 'counting', category: 'general' });
-    const response = await api(server, 'PUT', `/api/v2/templates/${original.id}`, { key: owner.apiKey, body });
+    const response = await api(suite.server, 'PUT', `/api/v2/templates/${original.id}`, { key: suite.account.apiKey, body });
     expect(response.status, response.text).toBe(200);
     const replaced = response.body as TemplateDoc;
     for (const field of ['indexName', 'formula', 'colorScale', 'saviL']) expect(replaced).not.toHaveProperty(field);
@@ -218,7 +213,7 @@ describe('PUT /api/v2/templates/{id}', () => {
   });
 
   it('ignores id, userId, createdAt and updatedAt in the body (a GET result can be PUT back)', async () => {
-    const original = await createTemplate(server, owner.apiKey, minimalBody(catalogs, { name: 'Round trip' }));
+    const original = await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs, { name: 'Round trip' }));
     await sleep(5);
     const body = {
       ...original,
@@ -228,58 +223,58 @@ describe('PUT /api/v2/templates/{id}', () => {
       createdAt: '1999-12-31T23:59:59.999Z',
       updatedAt: '1999-12-31T23:59:59.999Z',
     };
-    const response = await api(server, 'PUT', `/api/v2/templates/${original.id}`, { key: owner.apiKey, body });
+    const response = await api(suite.server, 'PUT', `/api/v2/templates/${original.id}`, { key: suite.account.apiKey, body });
     expect(response.status, response.text).toBe(200);
     const replaced = response.body as TemplateDoc;
     expect(replaced.id).toBe(original.id);
-    expect(replaced.userId).toBe(owner.userId);
+    expect(replaced.userId).toBe(suite.account.userId);
     expect(replaced.createdAt).toBe(original.createdAt);
     expect(replaced.updatedAt).not.toBe('1999-12-31T23:59:59.999Z');
     expect(Date.parse(replaced.updatedAt)).toBeGreaterThan(Date.parse(original.updatedAt));
     expect(replaced.name).toBe('Round trip, renamed');
-    expect((await api(server, 'GET', '/api/v2/templates/another-id', { key: owner.apiKey })).status).toBe(404);
+    expect((await api(suite.server, 'GET', '/api/v2/templates/another-id', { key: suite.account.apiKey })).status).toBe(404);
   });
 
   it('an unknown id is 404, and an invalid body is 400 without changing the template', async () => {
     expectError(
-      await api(server, 'PUT', '/api/v2/templates/not-a-template', { key: owner.apiKey, body: minimalBody(catalogs) }),
+      await api(suite.server, 'PUT', '/api/v2/templates/not-a-template', { key: suite.account.apiKey, body: minimalBody(catalogs) }),
       404,
       'NOT_FOUND',
     );
-    const original = await createTemplate(server, owner.apiKey, minimalBody(catalogs));
+    const original = await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs));
     expectIssues(
-      await api(server, 'PUT', `/api/v2/templates/${original.id}`, { key: owner.apiKey, body: { ...minimalBody(catalogs), mapResolution: '300' } }),
+      await api(suite.server, 'PUT', `/api/v2/templates/${original.id}`, { key: suite.account.apiKey, body: { ...minimalBody(catalogs), mapResolution: '300' } }),
       'mapResolution',
     );
-    expect((await api(server, 'GET', `/api/v2/templates/${original.id}`, { key: owner.apiKey })).body).toEqual(original);
+    expect((await api(suite.server, 'GET', `/api/v2/templates/${original.id}`, { key: suite.account.apiKey })).body).toEqual(original);
   });
 });
 
 describe('DELETE /api/v2/templates/{id}', () => {
   it('is 204 with an empty body; then DELETE and GET are 404', async () => {
-    const doc = await createTemplate(server, owner.apiKey, minimalBody(catalogs));
-    const response = await api(server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: owner.apiKey });
+    const doc = await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs));
+    const response = await api(suite.server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey });
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
-    expectError(await api(server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: owner.apiKey }), 404, 'NOT_FOUND');
-    expectError(await api(server, 'GET', `/api/v2/templates/${doc.id}`, { key: owner.apiKey }), 404, 'NOT_FOUND');
-    const all = await listAll<TemplateDoc>(server, owner.apiKey, '/api/v2/templates');
+    expectError(await api(suite.server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'GET', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey }), 404, 'NOT_FOUND');
+    const all = await listAll<TemplateDoc>(suite.server, suite.account.apiKey, '/api/v2/templates');
     expect(all.map((template) => template.id)).not.toContain(doc.id);
   });
 
   it('works for clients that send Content-Type: application/json on every request (no body)', async () => {
     // Many HTTP libraries set the header globally; a DELETE has no body to validate.
-    const doc = await createTemplate(server, owner.apiKey, minimalBody(catalogs));
+    const doc = await createTemplate(suite.server, suite.account.apiKey, minimalBody(catalogs));
     const headers = { 'content-type': 'application/json' };
-    const response = await api(server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: owner.apiKey, headers });
+    const response = await api(suite.server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey, headers });
     expect(response.status, response.text).toBe(204);
     expect(response.text).toBe('');
-    expectError(await api(server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: owner.apiKey, headers }), 404, 'NOT_FOUND');
+    expectError(await api(suite.server, 'DELETE', `/api/v2/templates/${doc.id}`, { key: suite.account.apiKey, headers }), 404, 'NOT_FOUND');
   });
 });
 
 describe('POST /api/v2/templates/validate-formula', () => {
-  const validate = (body: unknown) => api(server, 'POST', '/api/v2/templates/validate-formula', { key: owner.apiKey, body });
+  const validate = (body: unknown) => api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: suite.account.apiKey, body });
 
   it('a valid formula is 200 { valid: true, usesL } and nothing else', async () => {
     const plain = await validate({ formula: '(NIR - R) / (NIR + R + eps)' });
@@ -336,17 +331,17 @@ describe('POST /api/v2/templates/validate-formula', () => {
 
 describe('GET /api/v2/templates: filters', () => {
   it('analysisType, reportType and reportCategory filter the account’s templates (and combine)', async () => {
-    const account = await server.newAccount();
+    const account = await suite.server.newAccount();
     const made: TemplateDoc[] = [];
     for (const analysisType of ['counting', 'replanting', 'path'] as const) {
       for (const category of ['general', 'vegetation_index'] as const) {
-        made.push(await createTemplate(server, account.apiKey, minimalBody(catalogs, { analysisType, category })));
+        made.push(await createTemplate(suite.server, account.apiKey, minimalBody(catalogs, { analysisType, category })));
       }
     }
-    made.push(await createTemplate(server, account.apiKey, minimalBody(catalogs, { analysisType: 'path', category: 'general' })));
+    made.push(await createTemplate(suite.server, account.apiKey, minimalBody(catalogs, { analysisType: 'path', category: 'general' })));
 
     const ids = async (query: string) => {
-      const response = await api(server, 'GET', `/api/v2/templates?${query}`, { key: account.apiKey });
+      const response = await api(suite.server, 'GET', `/api/v2/templates?${query}`, { key: account.apiKey });
       expect(response.status, response.text).toBe(200);
       const envelope = response.body as Page<TemplateDoc>;
       expect(envelope.total).toBe(envelope.data.length);
@@ -372,8 +367,8 @@ describe('GET /api/v2/templates: filters', () => {
   });
 
   it('a filter value outside its allowed set is 400 at the parameter’s name', async () => {
-    expectIssues(await api(server, 'GET', '/api/v2/templates?analysisType=orchard', { key: owner.apiKey }), 'analysisType');
-    expectIssues(await api(server, 'GET', '/api/v2/templates?reportCategory=other', { key: owner.apiKey }), 'reportCategory');
+    expectIssues(await api(suite.server, 'GET', '/api/v2/templates?analysisType=orchard', { key: suite.account.apiKey }), 'analysisType');
+    expectIssues(await api(suite.server, 'GET', '/api/v2/templates?reportCategory=other', { key: suite.account.apiKey }), 'reportCategory');
   });
 });
 
@@ -384,14 +379,14 @@ describe('GET /api/v2/templates: paging', () => {
   let total = 0;
 
   beforeAll(async () => {
-    account = await server.newAccount({ templateLimit: 1000 });
+    account = await suite.server.newAccount({ templateLimit: 1000 });
     const body = minimalBody(catalogs, { name: 'paging' });
     // Pipelined on one connection: handled back to back, in this order, many within one
     // millisecond. Batches go on until some neighbours share a createdAt (the case the
     // tie-break exists for), at most ten batches.
     for (let batch = 0; batch < 10; batch++) {
       const responses = await pipelined(
-        server,
+        suite.server,
         account.apiKey,
         Array.from({ length: 40 }, (_, i) => ({
           method: 'POST',
@@ -411,7 +406,7 @@ describe('GET /api/v2/templates: paging', () => {
   const sameMillisecond = () => created.filter((t, i) => i > 0 && t.createdAt === created[i - 1]!.createdAt).length;
 
   const pageOf = async (query: string) => {
-    const response = await api(server, 'GET', `/api/v2/templates?${query}`, { key: account.apiKey });
+    const response = await api(suite.server, 'GET', `/api/v2/templates?${query}`, { key: account.apiKey });
     return { response, envelope: response.body as Page<TemplateDoc> };
   };
 
@@ -432,17 +427,17 @@ describe('GET /api/v2/templates: paging', () => {
   });
 
   it('many templates created at once page without gaps or repeats, in createdAt descending order', async () => {
-    const burst = await server.newAccount();
+    const burst = await suite.server.newAccount();
     const body = minimalBody(catalogs, { name: 'burst' });
     const responses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api(server, 'POST', '/api/v2/templates', { key: burst.apiKey, body: { ...body, name: `burst ${i}` } })),
+      Array.from({ length: 40 }, (_, i) => api(suite.server, 'POST', '/api/v2/templates', { key: burst.apiKey, body: { ...body, name: `burst ${i}` } })),
     );
     expect(responses.map((response) => response.status)).toEqual(new Array(40).fill(201));
     const ids = responses.map((response) => (response.body as TemplateDoc).id);
     const walk = async () => {
       const seen: TemplateDoc[] = [];
       for (let page = 1; page <= 6; page++) {
-        const response = await api(server, 'GET', `/api/v2/templates?limit=7&page=${page}`, { key: burst.apiKey });
+        const response = await api(suite.server, 'GET', `/api/v2/templates?limit=7&page=${page}`, { key: burst.apiKey });
         expect(response.status).toBe(200);
         seen.push(...(response.body as Page<TemplateDoc>).data);
       }

@@ -1,21 +1,14 @@
 // `admin reset` on a terminal asks first, through the prompter (in this process).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type IssuedKey } from '../../helpers/server.js';
-import { runInProcess, scriptedPrompter, startInProcessService, type InProcessService } from '../../helpers/in-process.js';
+import { describe, expect, it } from 'vitest';
+import { api } from '../../helpers/server.js';
+import { inProcessServiceForSuite, runInProcess, scriptedPrompter } from '../../helpers/in-process.js';
 import { registerAdminReset } from '../../../src/cli/commands/admin/reset.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 
-let server: InProcessService;
-let account: IssuedKey;
-
-beforeAll(async () => {
-  server = await startInProcessService();
-  account = await server.newAccount();
-});
-afterAll(() => server?.stop());
+const suite = inProcessServiceForSuite();
 
 const reset = (answer: boolean) =>
-  runInProcess(['admin', 'reset', '--db', server.db], {
+  runInProcess(['admin', 'reset', '--db', suite.server.db], {
     tty: { stdin: true, stdout: true },
     prompter: scriptedPrompter({ kind: 'confirm', message: 'Remove every account and all its data', answer }),
   });
@@ -25,12 +18,12 @@ describe('admin reset on a terminal', () => {
     const kept = await reset(false);
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stderr).toContain('nothing removed');
-    expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(200);
+    expect((await api(suite.server, 'GET', '/api/v2/templates', { key: suite.account.apiKey })).status).toBe(200);
 
     const removed = await reset(true);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toMatch(/removed 1 account and their data/);
-    expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(401);
+    expect((await api(suite.server, 'GET', '/api/v2/templates', { key: suite.account.apiKey })).status).toBe(401);
   });
 });
 

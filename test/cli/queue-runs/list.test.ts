@@ -1,6 +1,10 @@
-import { describe } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerQueueRunsList } from '../../../src/cli/commands/queue-runs/list.js';
+import { ANSI } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { inProcessServiceForSuite, runInProcess } from '../../helpers/in-process.js';
+import type { IssuedKey } from '../../helpers/server.js';
+import { accountWithManyRuns, expectEveryItemOnce, expectPageAsServed } from './support.js';
 
 describe('queue-runs list flags', () => {
   itParsesFlags(
@@ -13,4 +17,39 @@ describe('queue-runs list flags', () => {
       [['queue-runs', 'list', '--limit', '1.5'], { usage: /--limit.*expected a whole number/ }],
     ],
   );
+});
+
+describe('queue-runs list', () => {
+  const suite = inProcessServiceForSuite();
+  /** An account with more than 100 queues and runs, for paging. */
+  let many: IssuedKey;
+  beforeAll(async () => {
+    many = await accountWithManyRuns(suite.server);
+  });
+  const envFor = (apiKey: string) => ({ REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: apiKey });
+
+  it('--json prints the page the service returned', async () => {
+    await expectPageAsServed(suite.server, many.apiKey, ['queue-runs', 'list', '--limit', '7', '--page', '2'], '/api/v2/queue-runs?limit=7&page=2');
+    await expectPageAsServed(suite.server, many.apiKey, ['queue-runs', 'list', '--status', 'running'], '/api/v2/queue-runs?status=running');
+  });
+
+  it('--all returns every item exactly once across pages', async () => {
+    await expectEveryItemOnce(suite.server, many.apiKey, ['queue-runs', 'list'], '/api/v2/queue-runs', 130);
+  });
+
+  it('--status filters, piped output is tab-separated without colour, and the footer goes to stderr', async () => {
+    const result = await runInProcess(['queue-runs', 'list', '--status', 'completed'], { env: { ...envFor(many.apiKey), NO_COLOR: '1' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(ANSI);
+    const rows = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row[2]).toBe('completed');
+    expect(result.stderr).toMatch(/^showing 20 of \d+ \(page 1\); use --all or --page 2$/m);
+  });
+
+  it('rejects a status the service does not know (exit 2)', async () => {
+    const result = await runInProcess(['queue-runs', 'list', '--status', 'done'], { env: envFor(many.apiKey) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pending, claimed, running, completed, failed, cancelled');
+  });
 });

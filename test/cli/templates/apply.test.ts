@@ -1,6 +1,15 @@
-import { describe } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src/cli/context.js';
 import { registerTemplatesApply } from '../../../src/cli/commands/templates/apply.js';
+import { generalBody } from '../../contract/fixtures.js';
+import { ANSI, BIN, cleanEnv, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { inProcessServiceForSuite, runInProcess, scriptedPrompter, startInProcessService } from '../../helpers/in-process.js';
+import { api, tempDir } from '../../helpers/server.js';
+import { accountOn, names, readJson, writeJson } from './support.js';
 
 describe('templates apply flags', () => {
   itParsesFlags(
@@ -13,4 +22,290 @@ describe('templates apply flags', () => {
       [['templates', 'apply', 'templates/', '--dryrun'], { usage: /unknown option '--dryrun'/ }],
     ],
   );
+});
+
+// A folder of template files applied to the service, in process against serve's app; the built
+// binary where the process is the point (pipes, the README's CI job).
+const suite = inProcessServiceForSuite();
+const account = (options: { templateLimit?: number } = {}) => accountOn(suite.server, options);
+
+describe('templates apply', () => {
+  it('creates and replaces with ids, then a second apply changes nothing and says so', async () => {
+    const { run, create, templates } = await account();
+    const kept = await create(generalBody({ name: 'Kept' }));
+    const edited = await create(generalBody({ name: 'Edited' }));
+    const dir = tempDir();
+    expect((await run(['templates', 'pull', dir])).code).toBe(0);
+    writeJson(join(dir, 'edited.json'), { ...readJson(join(dir, 'edited.json')), paperSize: 'a4' });
+    writeJson(join(dir, 'new.json'), generalBody({ name: 'New one' }));
+
+    const applied = await run(['templates', 'apply', dir, '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const after = await templates();
+    const created = after.find((template) => template.name === 'New one')!;
+    expect(JSON.parse(applied.stdout)).toEqual({
+      created: [{ name: 'New one', id: created.id, file: join(dir, 'new.json') }],
+      replaced: [{ name: 'Edited', id: edited.id, file: join(dir, 'edited.json') }],
+      deleted: [],
+      unchanged: [{ name: 'Kept', id: kept.id, file: join(dir, 'kept.json') }],
+    });
+    expect(after.find((template) => template.id === edited.id)!.paperSize).toBe('a4');
+    expect(after.find((template) => template.id === kept.id)!.updatedAt).toBe(kept.updatedAt);
+    expect(applied.stderr).toContain('Plan: 1 to create, 1 to replace, 0 to delete, 1 unchanged.');
+
+    const again = await run(['templates', 'apply', dir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('Plan: 0 to create, 0 to replace, 0 to delete, 3 unchanged.\n');
+    expect(await templates()).toEqual(after);
+  });
+
+  it('prints each change as it is made, with the id, after the plan', async () => {
+    const { run, create, templates } = await account();
+    const old = await create(generalBody({ name: 'Old' }));
+    const dir = tempDir();
+    writeJson(join(dir, 'old.json'), generalBody({ name: 'Old', mapResolution: 200 }));
+    writeJson(join(dir, 'fresh.json'), generalBody({ name: 'Fresh' }));
+    const result = await run(['templates', 'apply', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    const fresh = (await templates()).find((template) => template.name === 'Fresh')!;
+    expect(result.stdout.split('\n')).toEqual([
+      'Plan: 1 to create, 1 to replace, 0 to delete, 0 unchanged.',
+      `  replace  "Old" ${old.id} from ${join(dir, 'old.json')}`,
+      `  create   "Fresh" from ${join(dir, 'fresh.json')}`,
+      `replaced  "Old" ${old.id} from ${join(dir, 'old.json')}`,
+      `created   "Fresh" ${fresh.id} from ${join(dir, 'fresh.json')}`,
+      '',
+    ]);
+    expect(result.stderr).toContain('applied: 1 created, 1 replaced, 0 deleted, 0 unchanged');
+  });
+
+  it('writes nothing when a file is invalid (exit 1), when names clash (exit 2), or with --dry-run', async () => {
+    const { run, create, templates } = await account();
+    await create(generalBody({ name: 'There' }));
+    const before = await templates();
+    const dir = tempDir();
+    writeJson(join(dir, 'there.json'), generalBody({ name: 'There', mapResolution: 200 }));
+    writeJson(join(dir, 'new.json'), generalBody({ name: 'New' }));
+    writeJson(join(dir, 'broken.json'), generalBody({ name: 'Broken', mapResolution: '300' }));
+
+    const invalid = await run(['templates', 'apply', dir, '--yes']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toMatch(/broken\.json: invalid: 1 issue\n {2}mapResolution: .*\nhint: mapResolution: must be a JSON number, not text; write "mapResolution": 300\n/);
+    expect(invalid.stdout).not.toMatch(/Plan:/);
+    expect(await templates()).toEqual(before);
+
+    writeJson(join(dir, 'broken.json'), generalBody({ name: 'New' }));
+    const clash = await run(['templates', 'apply', dir, '--json']);
+    expect(clash.code).toBe(2);
+    expect(clash.stdout).toBe('');
+    expect(JSON.parse(clash.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'DUPLICATE_NAME', exitCode: 2, issues: [{ path: join(dir, 'new.json') }] });
+    expect(await templates()).toEqual(before);
+
+    rmSync(join(dir, 'broken.json'));
+    const dryRun = await run(['templates', 'apply', dir, '--dry-run']);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toMatch(/^Plan: 1 to create, 1 to replace, 0 to delete, 0 unchanged\.$/m);
+    expect(await templates()).toEqual(before);
+  });
+
+  it('a rename is a delete and a create: the old template is kept without --prune, deleted with it', async () => {
+    const { run, create, templates, key } = await account();
+    const old = await create(generalBody({ name: 'Lot 9 (draft)' }));
+    const dir = tempDir();
+    expect((await run(['templates', 'pull', dir])).code).toBe(0);
+    const file = join(dir, 'lot-9-draft.json');
+    writeJson(file, { ...readJson(file), name: 'Lot 9' });
+
+    const unpruned = await run(['templates', 'apply', dir]);
+    expect(unpruned.code, unpruned.stderr).toBe(0);
+    expect(unpruned.stdout).toContain(`  create   "Lot 9" from ${file} (a rename of "Lot 9 (draft)"? it is kept: --prune deletes it)`);
+    expect(unpruned.stderr).toContain('1 template of the account is in no file and kept (--prune deletes it)');
+    expect(names(await templates())).toEqual(['Lot 9', 'Lot 9 (draft)']);
+
+    // Undo the create so the next run plans the rename whole.
+    const lot9 = (await templates()).find((template) => template.name === 'Lot 9')!;
+    expect((await api(suite.server, 'DELETE', `/api/v2/templates/${lot9.id}`, { key: key.apiKey })).status).toBe(204);
+
+    const refused = await run(['templates', 'apply', dir, '--prune']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/refusing to delete template in no file \("Lot 9 \(draft\)"\) without confirmation; nothing was applied/);
+    expect(names(await templates())).toEqual(['Lot 9 (draft)']);
+
+    const planned = await run(['templates', 'apply', dir, '--prune', '--dry-run']);
+    expect(planned.stdout).toContain('Plan: 1 to create, 0 to replace, 1 to delete, 0 unchanged.');
+    expect(planned.stdout).toContain(`  delete   "Lot 9 (draft)" ${old.id} (in no file)`);
+    expect(planned.stdout).toContain(`  create   "Lot 9" from ${file} (a rename of "Lot 9 (draft)", deleted above)`);
+
+    const pruned = await run(['templates', 'apply', dir, '--prune', '--yes', '--json']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const now = await templates();
+    expect(names(now)).toEqual(['Lot 9']);
+    expect(JSON.parse(pruned.stdout)).toMatchObject({
+      deleted: [{ name: 'Lot 9 (draft)', id: old.id, file: null }],
+      created: [{ name: 'Lot 9', id: now[0]!.id, file }],
+    });
+  });
+
+  it('on a terminal, asks before deleting; no means nothing applied', async () => {
+    const { run, create, templates } = await account();
+    await create(generalBody({ name: 'Stays' }));
+    await create(generalBody({ name: 'Goes' }));
+    const dir = tempDir();
+    writeJson(join(dir, 'stays.json'), generalBody({ name: 'Stays', mapResolution: 220 }));
+    const tty = { stdin: true, stdout: true };
+    const declined = await run(['templates', 'apply', dir, '--prune'], { tty, prompter: scriptedPrompter({ kind: 'confirm', message: 'Delete template in no file ("Goes")?', answer: false }) });
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(declined.stderr).toContain('nothing applied');
+    expect(names(await templates())).toEqual(['Goes', 'Stays']);
+    expect((await templates()).find((template) => template.name === 'Stays')!.mapResolution).toBe(150);
+
+    const accepted = await run(['templates', 'apply', dir, '--prune'], { tty, prompter: scriptedPrompter({ kind: 'confirm', message: 'Delete template in no file ("Goes")?', answer: true }) });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(names(await templates())).toEqual(['Stays']);
+  });
+
+  it('stops at a write that fails after the retries (an injected 503), says what was and was not done, and a rerun converges', async () => {
+    const { run, create, templates, key } = await account();
+    const [a, b, c] = [await create(generalBody({ name: 'A' })), await create(generalBody({ name: 'B' })), await create(generalBody({ name: 'C' }))];
+    const dir = tempDir();
+    for (const name of ['A', 'B', 'C']) writeJson(join(dir, `${name.toLowerCase()}.json`), generalBody({ name, paperSize: 'a3' }));
+    writeJson(join(dir, 'd.json'), generalBody({ name: 'D' }));
+    await suite.server.admin('faults', 'add', '--route', `PUT /api/v2/templates/${b.id}`, '--status', '503', '--count', '1', '--account', key.accountId);
+
+    const failed = await run(['templates', 'apply', dir, '--json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toEqual({
+      created: [],
+      replaced: [{ name: 'A', id: a.id, file: join(dir, 'a.json') }],
+      deleted: [],
+      unchanged: [],
+      notDone: [
+        { action: 'replace', name: 'B', id: b.id, file: join(dir, 'b.json') },
+        { action: 'replace', name: 'C', id: c.id, file: join(dir, 'c.json') },
+        { action: 'create', name: 'D', id: null, file: join(dir, 'd.json') },
+      ],
+    });
+    expect(failed.stderr).toContain('apply stopped at replace "B": 1 of 4 changes made (0 created, 1 replaced, 0 deleted)');
+    expect(failed.stderr).toContain(`  not done: create "D" from ${join(dir, 'd.json')}`);
+    expect(JSON.parse(failed.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'SERVICE_UNAVAILABLE', status: 503, exitCode: 1 });
+    const between = await templates();
+    expect(between.map((template) => [template.name, template.paperSize]).sort()).toEqual([
+      ['A', 'a3'],
+      ['B', 'letter'],
+      ['C', 'letter'],
+    ]);
+
+    const rerun = await run(['templates', 'apply', dir]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toMatch(/^Plan: 1 to create, 2 to replace, 0 to delete, 1 unchanged\.$/m);
+    const third = await run(['templates', 'apply', dir]);
+    expect(third.stdout).toBe('Plan: 0 to create, 0 to replace, 0 to delete, 4 unchanged.\n');
+    expect((await templates()).map((template) => [template.name, template.paperSize]).sort()).toEqual([
+      ['A', 'a3'],
+      ['B', 'a3'],
+      ['C', 'a3'],
+      ['D', 'letter'],
+    ]);
+  });
+});
+
+
+describe('templates apply at the plan limit', () => {
+  it('stops at the 403 of the template limit with exit 1, the rest listed as not done', async () => {
+    const { run, templates } = await account({ templateLimit: 1 });
+    const dir = tempDir();
+    writeJson(join(dir, 'first.json'), generalBody({ name: 'First' }));
+    writeJson(join(dir, 'second.json'), generalBody({ name: 'Second' }));
+    const result = await run(['templates', 'apply', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^created +"First" \S+ from /m);
+    expect(result.stderr).toContain(`  not done: create "Second" from ${join(dir, 'second.json')}`);
+    expect(result.stderr).toMatch(/reportctl: 403 PLAN_LIMIT_EXCEEDED/);
+    expect(names(await templates())).toEqual(['First']);
+  });
+});
+
+describe('templates apply at the service write limit', () => {
+  it('paces 100 creations at 30 writes a minute: it waits the windows out and meets no 429', async () => {
+    // One fake clock for the service's rate limits and the CLI's waits: minutes pass at once.
+    let now = Date.parse('2026-03-01T08:00:00.000Z');
+    const waits: number[] = [];
+    const clock: Clock = {
+      now: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    };
+    const accessLog: string[] = [];
+    const limited = await startInProcessService({ readsPerMinute: 120, writesPerMinute: 30, now: () => now, accessLog: (line) => accessLog.push(line) });
+    try {
+      const key = await limited.newAccount({ templateLimit: 200 });
+      const dir = tempDir();
+      for (let n = 0; n < 100; n++) writeJson(join(dir, `t-${String(n).padStart(3, '0')}.json`), generalBody({ name: `Template ${n}` }));
+      const result = await runInProcess(['templates', 'apply', dir, '--json'], { env: { REPORTCTL_BASE_URL: limited.url, REPORTCTL_API_KEY: key.apiKey }, clock });
+      expect(result.code, result.stderr).toBe(0);
+      expect((JSON.parse(result.stdout) as { created: unknown[] }).created).toHaveLength(100);
+      expect(accessLog.filter((line) => / POST \/api\/v2\/templates 201 /.test(line))).toHaveLength(100);
+      expect(accessLog.filter((line) => / 429 /.test(line))).toEqual([]);
+      // 30 writes per window: the 31st, 61st and 91st each wait for a window to pass.
+      expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(3 * 60_000);
+      expect(result.stderr).toMatch(/reportctl: pacing to the rate limit; next request in \d+ s/);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+// A few processes each: seconds alone, more on a loaded machine.
+describe('through the built binary', { timeout: 60_000 }, () => {
+  it('apply piped: the plan and progress on stdout without colour; with --json one JSON document on stdout', async () => {
+    const { env, templates } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'piped.json'), generalBody({ name: 'Piped' }));
+    const json = await runCli(['templates', 'apply', dir, '--json'], { env: { ...env, FORCE_COLOR: undefined } });
+    expect(json.code, json.stderr).toBe(0);
+    const [created] = await templates();
+    expect(JSON.parse(json.stdout)).toEqual({ created: [{ name: 'Piped', id: created!.id, file: join(dir, 'piped.json') }], replaced: [], deleted: [], unchanged: [] });
+    expect(json.stderr).toContain('Plan: 1 to create, 0 to replace, 0 to delete, 0 unchanged.');
+
+    writeJson(join(dir, 'piped.json'), generalBody({ name: 'Piped', paperSize: 'a4' }));
+    const text = await runCli(['templates', 'apply', dir], { env });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toMatch(ANSI);
+    expect(text.stdout).toBe(
+      `Plan: 0 to create, 1 to replace, 0 to delete, 0 unchanged.\n  replace  "Piped" ${created!.id} from ${join(dir, 'piped.json')}\nreplaced  "Piped" ${created!.id} from ${join(dir, 'piped.json')}\n`,
+    );
+  });
+});
+
+describe('README, "Templates in git"', () => {
+  // Some ten processes in a row (serve, the CLI, admin): seconds alone, far more on a loaded machine.
+  it('the CI job shows the diff on a pull request and applies on main, against a background serve', { timeout: 120_000 }, async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Templates in git\n'), readme.indexOf('\n## ', readme.indexOf('\n## Templates in git\n') + 1));
+    const [job] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(job).toMatch(/templates diff templates\/ --prune/);
+    // The fixture of the README's CI recipe: one account, exported.
+    const dir = tempDir();
+    const db = join(dir, 'fixture.db');
+    const account = await runCli(['admin', 'accounts', 'create', '--db', db, '--name', 'ci', '--json']);
+    expect(account.code, account.stderr).toBe(0);
+    writeFileSync(join(dir, 'ci-account.json'), account.stdout);
+    expect((await runCli(['admin', 'export', '--db', db, '--file', join(dir, 'fixtures.json')])).code).toBe(0);
+    mkdirSync(join(dir, 'templates'));
+    writeJson(join(dir, 'templates', 'from-git.json'), generalBody({ name: 'From git' }));
+    const bin = tempDir('reportctl-bin-');
+    writeFileSync(join(bin, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(bin, 'reportctl'), 0o755);
+    const runJob = (event: string) =>
+      spawnSync('sh', ['-c', job!], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: cleanEnv({ CI_EVENT: event, PATH: `${bin}:${process.env.PATH}` }) });
+
+    const review = runJob('pull_request');
+    expect(review.status, review.stderr).toBe(0);
+    expect(review.stdout).toContain('+++ templates/from-git.json (new: "From git")');
+    const main = runJob('push');
+    expect(main.status, main.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'applied.json'), 'utf8'))).toMatchObject({ created: [{ name: 'From git', file: 'templates/from-git.json' }] });
+  });
 });

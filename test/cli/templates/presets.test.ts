@@ -1,6 +1,9 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerTemplatesPresets } from '../../../src/cli/commands/templates/presets.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { inProcessServiceForSuite } from '../../helpers/in-process.js';
+import { api } from '../../helpers/server.js';
+import { scriptedTemplates } from './support.js';
 
 describe('templates presets flags', () => {
   itParsesFlags(
@@ -13,4 +16,15 @@ describe('templates presets flags', () => {
       [['templates', 'presets', 'counting'], { usage: /too many arguments/ }],
     ],
   );
+});
+
+describe('templates presets', () => {
+  const suite = inProcessServiceForSuite();
+  const { cli } = scriptedTemplates(suite);
+
+  it('presets --json prints the service\'s page of presets', async () => {
+    const result = await cli(suite.account, ['presets', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual((await api(suite.server, 'GET', '/api/v2/templates/presets', { key: suite.account.apiKey })).body);
+  });
 });

@@ -6,6 +6,8 @@ import { generalBody } from '../../contract/fixtures.js';
 import { runInProcess, inProcessServiceForSuite } from '../../helpers/in-process.js';
 import { registerTemplatesValidate } from '../../../src/cli/commands/templates/validate.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { fullBody, minimalBody } from '../../helpers/http.js';
+import { scriptedTemplates } from './support.js';
 
 const catalogRequests = (stderr: string) => stderr.split('\n').filter((line) => /^> GET .*\/api\/v2\/catalogs\//.test(line)).length;
 
@@ -147,4 +149,32 @@ describe('templates validate flags', () => {
       [['templates', 'validate', 'a.json', '--strict'], { usage: /unknown option '--strict'/ }],
     ],
   );
+});
+
+describe('templates validate from a script', () => {
+  const suite = inProcessServiceForSuite();
+  const { catalogs, cli, jsonFile, templateTotal } = scriptedTemplates(suite);
+
+  it('a valid document is exit 0 "valid" and creates nothing', async () => {
+    const result = await cli(suite.account, ['validate', '--file', jsonFile('validate-ok.json', fullBody(catalogs()))]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('valid');
+    expect(await templateTotal(suite.account)).toBe(0);
+  });
+
+  it('an unknown statistic is exit 1 with the issue at its path', async () => {
+    const body = { ...minimalBody(catalogs()), selectedStatistics: ['totalPlants', 'plantsPerHa'] };
+    const result = await cli(suite.account, ['validate', '--file', jsonFile('validate-bad.json', body)]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('selectedStatistics.1');
+  });
+
+  it('--json reports validity and the issues as one object', async () => {
+    const body = { ...minimalBody(catalogs()), mapResolution: '150' };
+    const result = await cli(suite.account, ['validate', '--file', jsonFile('validate-json.json', body), '--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { valid: boolean; issues: Array<{ path: string }> };
+    expect(report.valid).toBe(false);
+    expect(report.issues.map((issue) => issue.path)).toContain('mapResolution');
+  });
 });

@@ -1,6 +1,12 @@
-import { describe } from 'vitest';
-import { registerAdminQueueRunsEnqueue } from '../../../../src/cli/commands/admin/queue-runs/enqueue.js';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAdminAccountsCreate } from '../../../../src/cli/commands/admin/accounts/create.js';
+import { registerAdminQueueRunsEnqueue, runAdminQueueRunsEnqueue } from '../../../../src/cli/commands/admin/queue-runs/enqueue.js';
+import { runAdminQueuesCreate } from '../../../../src/cli/commands/admin/queues/create.js';
+import { ExitCode, type CliError } from '../../../../src/cli/errors.js';
+import { stdoutOf, testDeps } from '../../../helpers/in-process.js';
 import { itParsesFlags } from '../../../helpers/flags.js';
+import { tempDir } from '../../../helpers/server.js';
 
 describe('admin queue-runs enqueue flags', () => {
   itParsesFlags(
@@ -13,4 +19,17 @@ describe('admin queue-runs enqueue flags', () => {
       [['admin', 'queue-runs', 'enqueue'], { usage: /required option '--queue <id>' not specified/ }],
     ],
   );
+});
+
+describe('admin queue-runs enqueue, its run in this process on a database file', () => {
+  const db = join(tempDir('reportctl-admin-run-'), 'admin.db');
+
+  it('a step out of range is exit 2, with nothing on stdout', async () => {
+    const fake = testDeps();
+    const owner = JSON.parse(await stdoutOf((deps) => runAdminAccountsCreate({ db, json: true, templateLimit: 100 }, deps)));
+    const queue = JSON.parse(await stdoutOf((deps) => runAdminQueuesCreate({ db, json: true, account: owner.accountId, name: 'q', step: ['lot-1:counting'] }, deps)));
+    const outOfRange = await runAdminQueueRunsEnqueue({ db, queue: queue.id, failAtStep: 2 }, fake.deps).catch((error: unknown) => error);
+    expect((outOfRange as CliError).exitCode).toBe(ExitCode.usage);
+    expect(fake.stdout()).toBe('');
+  });
 });
