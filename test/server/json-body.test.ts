@@ -18,7 +18,8 @@ describe('drainUnread', () => {
   });
 
   it('an unread body is read to its end before the answer goes', async () => {
-    for (const headers of [{ 'content-length': '5' }, { 'transfer-encoding': 'chunked' }]) {
+    const bodies: Record<string, string>[] = [{ 'content-length': '5' }, { 'transfer-encoding': 'chunked' }];
+    for (const headers of bodies) {
       const request = requestWith(headers);
       const drained = drainUnread(request);
       expect(drained).toBeInstanceOf(Promise);
