@@ -6,13 +6,22 @@ import { defineConfig } from 'vitest/config';
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 /**
- * Files that share one module registry per worker (no isolation): pure code and in-process
- * commands that leave no module state behind. Importing the CLI and the contract is most of
- * such a file's time, so they import it once per worker. A file that mocks a module
- * (vi.mock) must stay isolated.
+ * Test files share one module registry per worker (no isolation), except those in ISOLATED:
+ * importing the CLI, the service and the contract is most of a small file's time, so each
+ * worker imports them once. A file shares safely when the next file in its worker sees nothing
+ * it did: no vi.mock, and process.env, umask, spies and timers restored after it. A helper
+ * module must not register hooks when it loads: loaded once per worker, its afterEach would
+ * bind to the first file that imports it only (register per test, with onTestFinished).
  */
-const SHARED = ['test/formula/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/preview/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/cli/*/*.test.ts'];
-const MOCKING = ['test/formula/function-registry.test.ts'];
+const ISOLATED = [
+  // vi.mock replaces a module in the whole registry.
+  'test/formula/function-registry.test.ts',
+  // mockAgent() (helpers/in-process.ts) closes its agents, and fails a test that left an
+  // interceptor unused, in an afterEach registered at load.
+  'test/cli/complete-ids.test.ts',
+  'test/cli/doctor.test.ts',
+  'test/cli/templates-sync.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -24,9 +33,8 @@ export default defineConfig({
     // Two cores here: child-process and server tests share them.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'shared', include: SHARED, exclude: MOCKING, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
-      { extends: true, test: { name: 'mocking', include: MOCKING } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
     ],
   },
 });

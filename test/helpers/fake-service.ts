@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 export interface SeenRequest {
   method: string;
@@ -18,15 +18,10 @@ export interface FakeService {
   close(): Promise<void>;
 }
 
-const open: FakeService[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((service) => service.close()));
-});
-
 /**
  * A node:http server on 127.0.0.1 that answers request number `count` (1-based) as `answer`
- * says: for what a real `reportctl serve` never does (faults, hostile answers). Closed after
- * each test.
+ * says: for what a real `reportctl serve` never does (faults, hostile answers). Closed when
+ * the test that started it ends (so call it inside a test).
  */
 export async function fakeService(answer: Answer): Promise<FakeService> {
   const requests: SeenRequest[] = [];
@@ -49,7 +44,9 @@ export async function fakeService(answer: Answer): Promise<FakeService> {
         server.close(() => resolve());
       }),
   };
-  open.push(service);
+  // A hook of the test, not of this module: a module-level afterEach would bind to the first
+  // file that imports this one when files share modules, and leave later files' servers open.
+  onTestFinished(() => service.close());
   return service;
 }
 
