@@ -16,11 +16,6 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 const ISOLATED = [
   // vi.mock replaces a module in the whole registry.
   'test/formula/function-registry.test.ts',
-  // mockAgent() (helpers/in-process.ts) closes its agents, and fails a test that left an
-  // interceptor unused, in an afterEach registered at load.
-  'test/cli/complete-ids.test.ts',
-  'test/cli/doctor.test.ts',
-  'test/cli/templates-sync.test.ts',
 ];
 
 export default defineConfig({
