@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cleanEnv, spawnCli, type SpawnedCli } from './helpers/cli.js';
 import { tempDir } from './helpers/server.js';
@@ -109,10 +109,16 @@ ${block!
   describe('the CI recipes', () => {
     const blocks = shellBlocks('The embedded service');
     const [makeFixture, execJob, backgroundJob] = blocks.slice(-3);
+    let made: string | undefined;
+    /** A folder of its own holding the recipe's fixture, made once for both tests. */
     const fixture = (): string => {
+      if (made === undefined) {
+        made = tempDir();
+        const result = runScript(makeFixture!, made, {});
+        expect(result.status, result.stderr).toBe(0);
+      }
       const dir = tempDir();
-      const made = runScript(makeFixture!, dir, {});
-      expect(made.status, made.stderr).toBe(0);
+      cpSync(made, dir, { recursive: true });
       return dir;
     };
 

@@ -33,26 +33,41 @@ function scriptFor(shell: keyof typeof files): string {
   return file;
 }
 
-/** A bash program that sources `script` and prints what it offers for `line`, one per line. */
-function bashProgram(script: string, line: string): string {
-  return `source ${JSON.stringify(script)}
-COMP_LINE=${JSON.stringify(line)}
+/** Ends what a shell offers for one line, when one shell completes several lines. */
+const END_OF_LINE = '<end of offers>';
+
+/** One shell's output for `count` lines: what it offered for each, in order. */
+function perLine(output: string, count: number): string[] {
+  const parts = output.split(`${END_OF_LINE}\n`);
+  expect(parts.length, output).toBe(count + 1);
+  return parts.slice(0, count);
+}
+
+/**
+ * A bash program that sources `script` once and prints what it offers for each of `lines`, one
+ * per line, each line's offers ended by END_OF_LINE.
+ */
+function bashProgram(script: string, lines: string[]): string {
+  const one = (line: string) => `COMP_LINE=${JSON.stringify(line)}
 read -ra COMP_WORDS <<< "$COMP_LINE"
 [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
 COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+COMPREPLY=()
 _reportctl
-printf '%s\\n' "\${COMPREPLY[@]}"`;
+printf '%s\\n' "\${COMPREPLY[@]}"
+printf '%s\\n' ${JSON.stringify(END_OF_LINE)}`;
+  return [`source ${JSON.stringify(script)}`, ...lines.map(one)].join('\n');
 }
 
-/** What bash would offer for `line` (completing its last word). */
-function bashComplete(line: string, env: Record<string, string> = {}): string[] {
-  const program = bashProgram(scriptFor('bash'), line);
+/** What bash would offer for each of `lines` (completing its last word), from one bash. */
+function bashComplete(lines: string[], env: Record<string, string> = {}): string[][] {
+  const program = bashProgram(scriptFor('bash'), lines);
   const result = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {
     encoding: 'utf8',
     env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH}` },
   });
   expect(result.status).toBe(0);
-  return result.stdout.split('\n').filter(Boolean);
+  return perLine(result.stdout, lines.length).map((offered) => offered.split('\n').filter(Boolean));
 }
 
 describe('completion scripts', () => {
@@ -69,27 +84,45 @@ describe('completion scripts', () => {
   });
 
   it('bash: completes commands, subcommands, flags and enum values', () => {
-    expect(bashComplete('reportctl tem')).toEqual(['templates']);
-    expect(bashComplete('reportctl templates ')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'delete']));
-    expect(bashComplete('reportctl templates list --analysis-type ')).toEqual(['counting', 'replanting', 'path']);
-    // An alias is its verb: `ls` is `list`.
-    expect(bashComplete('reportctl templates ls --analysis-type ')).toEqual(['counting', 'replanting', 'path']);
-    expect(bashComplete('reportctl templates list --report-c')).toEqual(['--report-category']);
-    expect(bashComplete('reportctl --json templates list --report-category v')).toEqual(['vegetation_index']);
-    expect(bashComplete('reportctl completion ')).toEqual(['bash', 'zsh', 'fish']);
-    expect(bashComplete('reportctl config set ')).toEqual(['base-url', 'api-key', 'key-header', 'language']);
-    // Only the first argument has choices: the value after a key is the user's.
-    expect(bashComplete('reportctl config set language ')).toEqual([]);
+    const cases: Array<[line: string, offered: unknown]> = [
+      ['reportctl tem', ['templates']],
+      ['reportctl templates ', expect.arrayContaining(['list', 'get', 'create', 'delete'])],
+      ['reportctl templates list --analysis-type ', ['counting', 'replanting', 'path']],
+      // An alias is its verb: `ls` is `list`.
+      ['reportctl templates ls --analysis-type ', ['counting', 'replanting', 'path']],
+      ['reportctl templates list --report-c', ['--report-category']],
+      ['reportctl --json templates list --report-category v', ['vegetation_index']],
+      ['reportctl completion ', ['bash', 'zsh', 'fish']],
+      ['reportctl config set ', ['base-url', 'api-key', 'key-header', 'language']],
+      // Only the first argument has choices: the value after a key is the user's.
+      ['reportctl config set language ', []],
+    ];
+    const offered = bashComplete(cases.map(([line]) => line));
+    cases.forEach(([line, expected], at) => expect(offered[at], line).toEqual(expected));
   });
 
   it('bash: completes queue-run statuses', () => {
-    const statuses = bashComplete('reportctl queue-runs list --status ');
+    const [statuses] = bashComplete(['reportctl queue-runs list --status ']);
     expect(statuses).toEqual(['pending', 'claimed', 'running', 'completed', 'failed', 'cancelled']);
   });
 
   testWith('fish', 'fish: completes commands, verbs, flags and enum values, with descriptions', () => {
-    const script = scriptFor('fish');
-    const complete = (line: string) => fishComplete(script, line);
+    const lines = [
+      'reportctl tem',
+      'reportctl templates ',
+      'reportctl queue-runs list --status ',
+      'reportctl templates list --analysis-type ',
+      'reportctl queue-runs list --st',
+      'reportctl completion ',
+      'reportctl config set language ',
+      'reportctl templates rm --y',
+    ];
+    // One fish for every line; the checks below ask for lines of this list only.
+    const offered = fishComplete(scriptFor('fish'), lines);
+    const complete = (line: string) => {
+      expect(lines).toContain(line);
+      return offered[lines.indexOf(line)]!;
+    };
     expect(complete('reportctl tem')).toEqual([{ value: 'templates', description: expect.stringMatching(/^Report templates/) }]);
     expect(complete('reportctl templates ')).toEqual(
       expect.arrayContaining([
@@ -150,28 +183,35 @@ function fishRows(output: string): Candidate[] {
     });
 }
 
-function fishComplete(script: string, line: string, env: Record<string, string> = {}): Candidate[] {
-  const result = spawnSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
+/** A fish program that sources `script` once and completes each of `lines` (`complete -C`, as on TAB). */
+const fishProgram = (script: string, lines: string[]) =>
+  [`source ${script}`, ...lines.map((line) => `complete -C ${JSON.stringify(line)}; printf '%s\\n' ${JSON.stringify(END_OF_LINE)}`)].join('; ');
+
+/** What fish offers for each of `lines`, from one fish. */
+function fishComplete(script: string, lines: string[], env: Record<string, string> = {}): Candidate[][] {
+  const result = spawnSync('fish', ['--no-config', '-c', fishProgram(script, lines)], {
     encoding: 'utf8',
     env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH}` },
   });
   expect(result.status, result.stderr).toBe(0);
-  return fishRows(result.stdout);
+  return perLine(result.stdout, lines.length).map(fishRows);
 }
 
 /**
- * What `shell` offers for `line` (completing its last word), with `path` first on PATH. Not
- * spawnSync: a fake service in this process must answer while the shell runs.
+ * What `shell` offers for each of `lines` (completing its last word), with `path` first on PATH:
+ * one bash or fish for all of them (zsh: one per line). Not spawnSync: a fake service in this
+ * process must answer while the shell runs.
  */
-async function completeIn(shell: keyof typeof files, line: string, env: Record<string, string>, path: string): Promise<Candidate[]> {
+async function completeEach(shell: keyof typeof files, lines: string[], env: Record<string, string>, path: string): Promise<Candidate[][]> {
   const script = scriptFor(shell);
   if (shell === 'zsh') {
-    return (await zshComplete(script, line, { load: 'fpath', env, path })).map(({ value, display }) => ({ value, description: display }));
+    const offered: Candidate[][] = [];
+    for (const line of lines) {
+      offered.push((await zshComplete(script, line, { load: 'fpath', env, path })).map(({ value, display }) => ({ value, description: display })));
+    }
+    return offered;
   }
-  const program =
-    shell === 'fish'
-      ? `source ${script}; complete -C ${JSON.stringify(line)}`
-      : bashProgram(script, line);
+  const program = shell === 'fish' ? fishProgram(script, lines) : bashProgram(script, lines);
   const args = shell === 'fish' ? ['--no-config', '-c'] : ['--norc', '--noprofile', '-c'];
   const child = spawn(shell, [...args, program], { env: { ...process.env, ...env, PATH: `${path}:${process.env.PATH}` } });
   let stdout = '';
@@ -180,9 +220,10 @@ async function completeIn(shell: keyof typeof files, line: string, env: Record<s
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   expect(status, stderr).toBe(0);
-  return fishRows(stdout);
+  return perLine(stdout, lines.length).map(fishRows);
 }
 
+const completeIn = async (shell: keyof typeof files, line: string, env: Record<string, string>, path: string) => (await completeEach(shell, [line], env, path))[0]!;
 const valuesIn = async (...args: Parameters<typeof completeIn>) => (await completeIn(...args)).map((candidate) => candidate.value);
 
 describe('zsh: a native script (_arguments, _describe), from $fpath or sourced', () => {
@@ -340,8 +381,9 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
       });
       // A generous wait: on a loaded machine 2 s may pass before the answer, and no ids come.
       const env = { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), REPORTCTL_TIMEOUT_MS: '20000' };
-      for (const [line, good] of cases) {
-        const offered = await completeIn(shell, line, env, binDir);
+      const offeredEach = await completeEach(shell, cases.map(([line]) => line), env, binDir);
+      for (const [at, [line, good]] of cases.entries()) {
+        const offered = offeredEach[at]!;
         expect(offered.map((candidate) => candidate.value), line).toEqual([good]);
         if (shell === 'bash') continue;
         // reportctl shows the name's control characters as \xHH and its line break as a space.
@@ -369,10 +411,10 @@ describe('completion never runs what the service sends (issue 17, item 1)', () =
         expect(offered[0]!.description).toMatch(/Lot 9: \$\(touch\$\{IFS\}.*\/stub\)\?\]0;owned\?\?2J$/);
         expect(offered[0]!.description).not.toMatch(CONTROL);
       }
-      expect((await valuesIn(shell, 'reportctl templates get ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
       // `view` is an alias of `get`: the same ids.
-      expect((await valuesIn(shell, 'reportctl templates view ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
-      expect((await valuesIn(shell, 'reportctl templates create --from-preset ', {}, stubDir)).sort()).toEqual(['tpl-3c44560e', 'tpl-ffff']);
+      const idLines = ['reportctl templates get ', 'reportctl templates view ', 'reportctl templates create --from-preset '];
+      const offeredEach = await completeEach(shell, idLines, {}, stubDir);
+      idLines.forEach((line, at) => expect(offeredEach[at]!.map((candidate) => candidate.value).sort(), line).toEqual(['tpl-3c44560e', 'tpl-ffff']));
       expectNoMarks();
       expect(existsSync(marks)).toBe(true);
     }, 60_000);

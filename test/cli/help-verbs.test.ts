@@ -1,9 +1,9 @@
+// In this process: what help says and the exit codes are runCli's, as in the built binary.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
-import { inProcessServiceForSuite } from '../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 
 /** The verbs root help names for each group: `templates   Report templates: list, get, …`. */
 function summarisedVerbs(help: string): Map<string, string[]> {
@@ -15,11 +15,11 @@ function summarisedVerbs(help: string): Map<string, string[]> {
 
 describe('help names only commands that exist', () => {
   it('every verb a group summary names runs (its --help answers), for every group', async () => {
-    const root = await runCli(['--help']);
+    const root = await runInProcess(['--help']);
     const groups = summarisedVerbs(root.stdout);
     expect([...groups.keys()]).toEqual(expect.arrayContaining(['templates', 'queue-runs', 'catalogs', 'config', 'auth', 'formula', 'admin']));
     for (const [group, verbs] of groups) {
-      const help = await runCli([group, '--help']);
+      const help = await runInProcess([group, '--help']);
       const listed = [...help.stdout.matchAll(/^ {2}([a-z-]+)(?:\|[a-z|-]+)?(?: |$)/gm)].map((match) => match[1]);
       expect(listed, `${group} --help`).toEqual(expect.arrayContaining(verbs));
       expect(verbs.length, group).toBe(listed.filter((verb) => verb !== 'help').length);
@@ -27,7 +27,7 @@ describe('help names only commands that exist', () => {
   });
 
   it('a mistyped verb gets a "did you mean", exit 2', async () => {
-    const result = await runCli(['templates', 'shw', 'x']);
+    const result = await runInProcess(['templates', 'shw', 'x']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown command 'shw'[\s\S]*Did you mean show\?/);
   });
@@ -38,7 +38,7 @@ describe('help names only commands that exist', () => {
     it.each([['templates'], ['queue-runs']])('%s show / view / get answer alike', async (group) => {
       const { env } = suite;
       const id = '00000000-0000-4000-8000-000000000000';
-      const results = await Promise.all(['get', 'show', 'view'].map((verb) => runCli([group, verb, id], { env })));
+      const results = await Promise.all(['get', 'show', 'view'].map((verb) => runInProcess([group, verb, id], { env })));
       for (const result of results) {
         expect(result.code).toBe(4);
         expect(result.stderr).toBe(results[0]!.stderr);
@@ -51,10 +51,10 @@ describe('config use', () => {
   it('an unknown profile is a usage error with the closest name, and changes nothing', async () => {
     const dir = tempDir();
     const env = { REPORTCTL_CONFIG_DIR: dir };
-    expect((await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:4999'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:4999'], { env })).code).toBe(0);
     const file = join(dir, 'config.json');
     const before = readFileSync(file, 'utf8');
-    const typo = await runCli(['config', 'use', 'defualt'], { env });
+    const typo = await runInProcess(['config', 'use', 'defualt'], { env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/no profile defualt; did you mean default\?/);
     expect(typo.stderr).toMatch(/--create defualt/);
@@ -64,12 +64,12 @@ describe('config use', () => {
   it('--create starts a profile, which is then known', async () => {
     const dir = tempDir();
     const env = { REPORTCTL_CONFIG_DIR: dir };
-    expect((await runCli(['config', 'use', '--create', 'staging'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'use', '--create', 'staging'], { env })).code).toBe(0);
     expect(existsSync(join(dir, 'config.json'))).toBe(true);
-    const typo = await runCli(['config', 'use', 'stagin'], { env });
+    const typo = await runInProcess(['config', 'use', 'stagin'], { env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/did you mean staging\?/);
-    expect((await runCli(['config', 'use', 'default'], { env })).code).toBe(0);
-    expect((await runCli(['config', 'use', 'staging'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'use', 'default'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'use', 'staging'], { env })).code).toBe(0);
   });
 });

@@ -1,11 +1,14 @@
 // Across verbs: each command loads only the modules it needs (what a cold start pays for).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BIN, cleanEnv } from '../helpers/cli.js';
-import { startServe, tempDir, type TestServer } from '../helpers/server.js';
+import { api, serverForSuite, tempDir } from '../helpers/server.js';
+import { createTemplate } from '../helpers/http.js';
+import { cancelRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
+import { openStore } from '../../src/server/open-store.js';
 
 const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg'];
 
@@ -118,23 +121,28 @@ describe('heavy modules load lazily', () => {
   });
 });
 
+/**
+ * One `reportctl serve` for the commands that need a service; what they read is set up over its
+ * API and with the admin operations on its database file, in this process.
+ */
+const suite = serverForSuite();
+const ids = { template: '', run: '', file: '' };
+beforeAll(async () => {
+  const presets = await api(suite.server, 'GET', '/api/v2/templates/presets', { key: suite.account.apiKey });
+  const seed = (presets.body as { data: Array<{ seedPayload: Record<string, unknown> }> }).data[0]!.seedPayload;
+  ids.file = join(tempDir(), 'template.json');
+  writeFileSync(ids.file, JSON.stringify({ ...seed, name: 'bundled' }));
+  ids.template = (await createTemplate(suite.server, suite.account.apiKey, { ...seed, name: 'bundled' })).id;
+  const store = openStore(suite.server.db);
+  try {
+    const queue = createQueue(store, suite.account.accountId, 'q', ['lot-1:counting']);
+    ids.run = cancelRun(store, enqueueRun(store, queue.id, {}).id).id;
+  } finally {
+    store.close();
+  }
+});
+
 describe('network commands load their packages from the bundle', () => {
-  let server: TestServer;
-  let env: Record<string, string>;
-  const ids = { template: '', run: '', file: '' };
-  beforeAll(async () => {
-    server = await startServe();
-    const { accountId, apiKey } = await server.newAccount();
-    env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: apiKey };
-    const preset = await runJson(['templates', 'presets', '--json'], env);
-    ids.file = join(tempDir(), 'template.json');
-    writeFileSync(ids.file, JSON.stringify({ ...preset.data[0].seedPayload, name: 'bundled' }));
-    ids.template = (await runJson(['templates', 'create', '--file', ids.file, '--json'], env)).id;
-    const queue = await server.admin<{ id: string }>('queues', 'create', '--account', accountId, '--name', 'q', '--step', 'lot-1:counting');
-    ids.run = (await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id)).id;
-    await server.admin('queue-runs', 'cancel', ids.run);
-  });
-  afterAll(async () => server?.stop());
 
   // Everything the client path needs is in dist/ (scripts/build.mjs): a file read from
   // node_modules at run time is a package the bundle should hold, or one it lost.
@@ -150,7 +158,7 @@ describe('network commands load their packages from the bundle', () => {
     const named = { TEMPLATE: ids.template, RUN: ids.run, FILE: ids.file } as Record<string, string>;
     const loaded = requiresBy(
       args.map((word) => named[word] ?? word),
-      env,
+      suite.env,
     );
     // Not vacuous: the bundle's undici file ran, and asked for the builtins undici needs.
     expect(loaded.some(([url]) => url.endsWith('/dist/vendor-undici.cjs'))).toBe(true);
@@ -182,29 +190,12 @@ process.on('exit', () => require('node:fs').writeSync(2, '\\nstdin opened: ' + t
     if (verdict === undefined) throw new Error(`the probe did not run: ${result.stderr}`);
     return verdict === 'true';
   };
-  let server: TestServer;
-  let file: string;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    server = await startServe();
-    env = { REPORTCTL_BASE_URL: server.url, REPORTCTL_API_KEY: (await server.newAccount()).apiKey };
-    file = join(tempDir(), 'template.json');
-    writeFileSync(file, JSON.stringify({ ...(await runJson(['templates', 'presets', '--json'], env)).data[0].seedPayload, name: 'piped' }));
-  });
-  afterAll(async () => server?.stop());
-
   it('templates create --file, and templates list', () => {
-    expect(opened(['templates', 'create', '--file', file], env)).toBe(false);
-    expect(opened(['templates', 'list'], env)).toBe(false);
+    expect(opened(['templates', 'create', '--file', ids.file], suite.env)).toBe(false);
+    expect(opened(['templates', 'list'], suite.env)).toBe(false);
   });
 
   it('but it does for --file - (the probe is not vacuous)', () => {
     expect(opened(['formula', 'check', '--file', '-'])).toBe(true);
   });
 });
-
-async function runJson(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(env) });
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-}

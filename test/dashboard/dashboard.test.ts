@@ -1,8 +1,9 @@
 // The dashboard in a real browser (Debian's chromium, driven by puppeteer-core) against a real
 // `reportctl serve --demo` on a free port. One browser for the whole file; a fresh tab (and so
-// a fresh sessionStorage) per test. Screenshots of each view at both widths go to
+// a fresh sessionStorage) per test. Admin steps are the admin operations called on the same
+// database file in this process. Screenshots of each view at both widths go to
 // test/artifacts/ for a person to look at.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkFormula, evaluate } from '../../src/formula/index.js';
+import { advanceRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
+import { openStore } from '../../src/server/open-store.js';
 import { renderTemplateSvg } from '../../src/preview/index.js';
 import { spawnCli } from '../helpers/cli.js';
 import { api, startServe, tempDir, type TestServer } from '../helpers/server.js';
@@ -174,7 +177,11 @@ describe('serving the page', () => {
   it('serve --demo gives the dashboard URL with a one-time code, never the key, on stdout only; serve without --demo names the page on stderr', async () => {
     expect(demo.dashboard).toMatch(new RegExp(`^${demo.url.replace(/\./g, '\\.')}/#code=[A-Za-z0-9_-]{22}$`));
     expect(server.process.stderr()).not.toContain(demo.keys.owner);
-    const plain = await spawnCli(['serve', '--port', '0', '--db', ':memory:', '--demo']);
+    // Both services at once: neither waits for the other to start.
+    const [plain, keyless] = await Promise.all([
+      spawnCli(['serve', '--port', '0', '--db', ':memory:', '--demo']),
+      spawnCli(['serve', '--port', '0', '--db', ':memory:']),
+    ]);
     try {
       const url = /listening on (\S+)/.exec(plain.firstLine)![1]!;
       await expect.poll(() => plain.stdout(), { timeout: 10_000 }).toMatch(/^dashboard: +\S+$/m);
@@ -184,15 +191,10 @@ describe('serving the page', () => {
       expect(dashboard).not.toContain(owner);
       await expect.poll(() => plain.stderr(), { timeout: 10_000 }).toContain('open the dashboard URL above in a browser within 5 minutes');
       expect(plain.stderr()).not.toContain(owner);
+      const keylessUrl = /listening on (\S+)/.exec(keyless.firstLine)![1]!;
+      await expect.poll(() => keyless.stderr(), { timeout: 10_000 }).toContain(`dashboard: ${keylessUrl}/ (it asks for an API key)`);
     } finally {
-      await plain.stop();
-    }
-    const keyless = await spawnCli(['serve', '--port', '0', '--db', ':memory:']);
-    try {
-      const url = /listening on (\S+)/.exec(keyless.firstLine)![1]!;
-      await expect.poll(() => keyless.stderr(), { timeout: 10_000 }).toContain(`dashboard: ${url}/ (it asks for an API key)`);
-    } finally {
-      await keyless.stop();
+      await Promise.all([plain.stop(), keyless.stop()]);
     }
   });
 });
@@ -221,10 +223,12 @@ describe('the dashboard in a browser', () => {
     async () => {
       // A browser of its own, with a profile on disk (it keeps history), and a serve of its own:
       // its code is spent here.
-      const own = await startServe({ extraArgs: ['--demo'] });
       const profile = tempDir('reportctl-chromium-');
       const { launch } = await import('puppeteer-core');
-      const withHistory = await launch({ executablePath: chromiumPath(), headless: true, userDataDir: profile, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+      const [own, withHistory] = await Promise.all([
+        startServe({ extraArgs: ['--demo'] }),
+        launch({ executablePath: chromiumPath(), headless: true, userDataDir: profile, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] }),
+      ]);
       const line = JSON.parse(own.process.firstLine) as DemoLine;
       const loaded: string[] = [];
       try {
@@ -416,11 +420,14 @@ describe('the dashboard in a browser', () => {
     'chromium',
     'queue runs: a run advanced by `admin queue-runs advance` moves on the page by itself, and its timeline names each analysis',
     async () => {
-      const queue = await server.admin<{ id: string }>(
-        'queues', 'create', '--account', demo.keys.accountId, '--name', 'Dashboard lots', '--step', 'lot-dash-1:counting', '--step', 'lot-dash-2:replanting',
-      );
-      const run = await server.admin<{ id: string }>('queue-runs', 'enqueue', '--queue', queue.id);
+      // `admin queues create`, `queue-runs enqueue` and `advance` as functions, on the served file.
+      const store = openStore(server.db);
+      onTestFinished(() => store.close());
+      const queue = createQueue(store, demo.keys.accountId, 'Dashboard lots', ['lot-dash-1:counting', 'lot-dash-2:replanting']);
+      const run = enqueueRun(store, queue.id, {});
       const result = await openPage();
+      // The page's timers run ten times faster (its 2 s poll takes 0.2 s); it still polls by itself.
+      await result.page.evaluateOnNewDocument(`{ const real = window.setTimeout; window.setTimeout = (handler, ms, ...rest) => real(handler, (ms ?? 0) / 10, ...rest); }`);
       await result.page.goto(`${server.url}/#/queue-runs`);
       await enterKey(result.page, demo.keys.owner);
       const card = `.run[data-run-id="${run.id}"]`;
@@ -429,7 +436,7 @@ describe('the dashboard in a browser', () => {
       await result.page.click(`${card} button[aria-controls]`);
       await result.page.waitForSelector(`${card} .timeline`);
       for (let advanced = 0; advanced < 10; advanced++) {
-        const printed = await server.admin<{ status: string; steps: { status: string }[] }>('queue-runs', 'advance', run.id);
+        const printed = advanceRun(store, run.id);
         const shown = `${printed.steps.filter((step) => step.status === 'completed').length}/2 steps done ${printed.status}`;
         // Nobody touches the page: its polling shows the change.
         await result.page.waitForFunction(

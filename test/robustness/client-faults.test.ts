@@ -1,7 +1,8 @@
 // Faults as the CLI meets them on a real socket: a fake service on 127.0.0.1 that refuses,
-// breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does. The built
-// binary, except where a test is about the CLI's own waits (back-off, Retry-After): those run
-// in this process on a fake clock, which records each wait.
+// breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does. The CLI
+// runs in this process on a fake clock, which records each wait (back-off, Retry-After)
+// without waiting; the built binary where the process is the point: bodies without end, whose
+// reading must leave the process's memory bounded and let it exit.
 import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -17,16 +18,17 @@ const KEY = `rctl_${'k3y'.repeat(15)}`;
 const QUEUES = { total: 1, page: 1, limit: 20, data: [{ id: 'q-1', name: 'North lots', steps: [], createdAt: '2025-01-01T00:00:00.000Z' }] };
 const TEMPLATE_BODY = { name: 'Stand count', analysisType: 'counting', reportType: 'stand_count', reportTypeId: 'rt-1', reportCategory: 'general' };
 
-function cli(service: { url: string }, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** The built binary against `service`. */
+function cliProcess(service: { url: string }, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(args, { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: KEY, ...env } });
 }
 
 const CLOCK_START = '2026-05-01T10:00:00.500Z';
 
-/** `cli` in this process on a fake clock from CLOCK_START: the waits it made, without waiting. */
-async function cliOnClock(service: { url: string }, args: string[]): Promise<CliResult & { slept: number[] }> {
+/** The CLI in this process on a fake clock from CLOCK_START: the waits it made, without waiting. */
+async function cli(service: { url: string }, args: string[], env: Record<string, string> = {}): Promise<CliResult & { slept: number[] }> {
   const clock = fakeClock({ startIso: CLOCK_START });
-  const result = await runInProcess(args, { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: KEY }, clock });
+  const result = await runInProcess(args, { env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: KEY, ...env }, clock });
   return { ...result, slept: clock.slept };
 }
 
@@ -87,7 +89,7 @@ describe('a connection reset mid-response', () => {
 
   it('a GET is retried with back-off (1 + 3 attempts), then exit 6', async () => {
     const service = await fakeService(halfThenReset);
-    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
     expectOneClearLine(result, 6, /lost the connection to http:\/\/127\.0\.0\.1:\d+: closed before the answer was complete/);
     expect(service.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
     // Back-off with jitter: at least half of 250 ms, 500 ms, 1 s; growing overall.
@@ -99,7 +101,7 @@ describe('a connection reset mid-response', () => {
 
   it('a GET that breaks once and then succeeds prints the data', async () => {
     const service = await fakeService((request, response, count) => (count === 1 ? halfThenReset(request, response, count) : json(response, 200, QUEUES)));
-    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(QUEUES);
     expect(result.stderr).toBe('');
@@ -122,7 +124,7 @@ describe('5xx answers', () => {
       if (status) json(response, status, { error: 'UPSTREAM', message: `upstream said ${status}` });
       else json(response, 200, QUEUES);
     });
-    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(QUEUES);
     expect(result.stderr).toBe('');
@@ -133,7 +135,7 @@ describe('5xx answers', () => {
     const service = await fakeService((_request, response, count) =>
       count <= 2 ? json(response, 503, { error: 'UNAVAILABLE', message: 'try later' }) : json(response, 200, QUEUES),
     );
-    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues', '--verbose']);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues', '--verbose']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr.match(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/queues$/gm)).toHaveLength(3);
     expect(result.stderr.match(/^< 503 /gm)).toHaveLength(2);
@@ -191,7 +193,7 @@ describe('429', () => {
         ? json(response, 429, { error: 'RATE_LIMITED', message: 'Too many writes; retry in 1 s' }, { 'retry-after': '1' })
         : json(response, 201, created, { location: '/api/v2/templates/tpl-1' }),
     );
-    const result = await cliOnClock(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
+    const result = await cli(service, ['api', 'POST', '/api/v2/templates', '--input', bodyFile()]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(created);
     expect(service.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
@@ -203,7 +205,7 @@ describe('429', () => {
     const service = await fakeService((_request, response) =>
       json(response, 429, { error: 'RATE_LIMITED', message: 'Too many reads; retry in 1 s' }, { 'retry-after': '1' }),
     );
-    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
     // Rate-limit waits are announced even when piped (a long one must not look like a hang):
     // one notice per retry, then the failure in one line.
     const notice = /^reportctl: rate limited; retrying in 1 s$/;
@@ -220,7 +222,7 @@ describe('429', () => {
         ? json(response, 429, { error: 'RATE_LIMITED', message: 'later' }, { 'retry-after': new Date(Date.parse(CLOCK_START) + 3000).toUTCString() })
         : json(response, 200, QUEUES),
     );
-    const result = await cliOnClock(service, ['api', 'GET', '/api/v2/queues']);
+    const result = await cli(service, ['api', 'GET', '/api/v2/queues']);
     expect(result.code, result.stderr).toBe(0);
     expect(service.requests).toHaveLength(2);
     // The date has whole seconds: 10:00:03 is 2.5 s after the clock's time; a misread header
@@ -286,13 +288,13 @@ describe('answers without end', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(65 * MIB) });
       response.write('{');
     });
-    const result = await cli(service, ['templates', 'list']);
+    const result = await cliProcess(service, ['templates', 'list']);
     expectOneClearLine(result, 6, /is larger than 64 MiB; not read further/);
   });
 
   it('a body that drips a byte at a time ends at the one deadline: exit 6 "no answer ... in time"', async () => {
     const service = await fakeService((_request, response) => drippingBody(response));
-    const result = await cli(service, ['templates', 'list'], { REPORTCTL_TIMEOUT_MS: '500' });
+    const result = await cliProcess(service, ['templates', 'list'], { REPORTCTL_TIMEOUT_MS: '500' });
     expectOneClearLine(result, 6, new RegExp(`no answer from ${service.url.replace(/\./g, '\\.')}/api/v2/templates\\S* in time \\(waited 0\\.5 s\\)`));
     expect(service.requests).toHaveLength(1);
   });
@@ -301,7 +303,7 @@ describe('answers without end', () => {
     let body: { sent: () => number } | undefined;
     const service = await fakeService((_request, response) => (body = endlessBody(response)));
     // A budget longer than the helper waits: only the size limit can end this.
-    const result = await cli(service, ['__complete', 'template-ids'], { REPORTCTL_TIMEOUT_MS: '60000' });
+    const result = await cliProcess(service, ['__complete', 'template-ids'], { REPORTCTL_TIMEOUT_MS: '60000' });
     expect(result.code).toBe(0);
     expect(result.stdout + result.stderr).toBe('');
     expect(body!.sent()).toBeLessThan(40 * MIB);
@@ -309,7 +311,7 @@ describe('answers without end', () => {
 
   it('__complete gives up on a dripping body within its budget, and prints nothing', async () => {
     const service = await fakeService((_request, response) => drippingBody(response));
-    const result = await cli(service, ['__complete', 'template-ids'], { REPORTCTL_TIMEOUT_MS: '500' });
+    const result = await cliProcess(service, ['__complete', 'template-ids'], { REPORTCTL_TIMEOUT_MS: '500' });
     expect(result.code).toBe(0);
     expect(result.stdout + result.stderr).toBe('');
   });

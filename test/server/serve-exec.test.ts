@@ -31,13 +31,16 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_00
 
 describe('serve --exec', () => {
   it("exits with the command's status, and 128+N when signal N ended it", async () => {
-    const failed = await runCli(['serve', '--db', ':memory:', '--no-access-log', '--exec', 'exit 7']);
+    // Three services at once, each on its own free port.
+    const [failed, passed, killed] = await Promise.all([
+      runCli(['serve', '--db', ':memory:', '--no-access-log', '--exec', 'exit 7']),
+      runCli(['serve', '--db', ':memory:', '--no-access-log', '--exec', 'exit 0']),
+      runCli(['serve', '--db', ':memory:', '--no-access-log', '--json', '--exec', 'kill -KILL $$']),
+    ]);
     expect(failed.code).toBe(7);
     expect(failed.stdout).toBe('');
     expect(failed.stderr).toContain('reportctl: the command exited with status 7');
-    const passed = await runCli(['serve', '--db', ':memory:', '--no-access-log', '--exec', 'exit 0']);
     expect(passed.code).toBe(0);
-    const killed = await runCli(['serve', '--db', ':memory:', '--no-access-log', '--json', '--exec', 'kill -KILL $$']);
     expect(killed.code).toBe(137);
     expect(JSON.parse(killed.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'COMMAND_FAILED', exitCode: 137 });
   });
