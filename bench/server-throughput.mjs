@@ -77,10 +77,15 @@ function startChild(nodeArgs, env = {}) {
   children.push(child);
   const output = { text: '' };
   const url = new Promise((resolve, reject) => {
+    let found = false;
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       output.text += chunk;
-      const line = output.text.split('\n').find((text) => text.startsWith('{"'));
-      if (line) resolve(JSON.parse(line).url);
+      // Looked for until found only: serve's GC lines keep coming for the whole run.
+      const line = found ? undefined : output.text.split('\n').find((text) => text.startsWith('{"'));
+      if (line) {
+        found = true;
+        resolve(JSON.parse(line).url);
+      }
     });
     child.on('exit', (code) => reject(new Error(`${nodeArgs.join(' ')} exited ${code}`)));
   });

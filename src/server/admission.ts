@@ -5,6 +5,7 @@ import { ApiError, validationFailed } from './errors.js';
 import { ANSWER_STALL_MS, AnswerMemory, InFlightLimiter, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { RollingWindowLimiter } from './rate-limit.js';
+import { throwingHook } from './throwing-hook.js';
 import { isDashboardRequest } from './routes/dashboard.js';
 import { EndpointIndex } from './routes/endpoint-index.js';
 import type { Endpoint, RequestKind } from './routes/endpoint.js';
@@ -155,16 +156,7 @@ export function admission(options: AdmissionOptions): Admission {
     app.decorateRequest('caller', null);
     app.decorateRequest('keyPresented', false);
     app.decorateRequest('holdAnswerBytes', null);
-    // Callback style, as nothing in admission waits: no promise and no microtask per request.
-    app.addHook('onRequest', (request, reply, done) => {
-      try {
-        admit(request, reply);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done();
-    });
+    app.addHook('onRequest', throwingHook(admit));
     // Once closing, a response ends its connection: a keep-alive socket that turns idle only
     // after close() began (a slow upload finishing, say) would otherwise hold the process open
     // for the whole keep-alive timeout.
