@@ -218,6 +218,26 @@ describe('dataVersionOf', () => {
     expect(version()).not.toBe(atStart);
   });
 
+  it('requests from sockets share one reading per turn of the event loop; the next turn reads anew', async () => {
+    createAccount(store, {});
+    const version = dataVersionOf(store.db);
+    version.atRequestStart(true);
+    const atStart = version();
+    commitElsewhere();
+    // Answered in the same turn: the request was waiting when the turn began, before the commit.
+    version.atRequestStart(true);
+    expect(version()).toBe(atStart);
+    // A request made in process reads anew even within the turn.
+    version.atRequestStart(false);
+    const inProcess = version();
+    expect(inProcess).not.toBe(atStart);
+    await new Promise((resolve) => setImmediate(resolve));
+    commitElsewhere();
+    version.atRequestStart(true);
+    expect(version()).not.toBe(inProcess);
+    version.close();
+  });
+
   it("this connection's own write leaves it as it was, as the pragma does, while the WAL index shows a change", () => {
     createAccount(store, {});
     const version = dataVersionOf(store.db);

@@ -51,8 +51,8 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
      * The service calls this as each request starts: the caches it checks while answering read
      * the database's version once (see DataVersion) instead of each on its own.
      */
-    atRequestStart(): void {
-      context.dataVersion.atRequestStart();
+    atRequestStart(fromSocket?: boolean): void {
+      context.dataVersion.atRequestStart(fromSocket);
     },
     fixtures: {
       apply: (accountId: string, fixtures: Fixtures) => applyFixtures(store, accountId, fixtures),

@@ -37,11 +37,14 @@ export interface DataVersion {
   /** The version read at the latest request's start; read anew when no request has started. */
   (): number;
   /**
-   * Reads the version now, for every cache checked until the next request starts (the key
-   * cache, the faults, the catalogs, the list pages): one read per request instead of one per
-   * cache. A commit that ended before a request began is always seen by it.
+   * Reads the version for every cache checked until the next request starts (the key cache,
+   * the faults, the catalogs, the list pages): one read per request instead of one per cache.
+   * A commit that ended before a request was sent is always seen by it.
+   * Requests read from sockets share one read per turn of the event loop: a turn answers the
+   * requests its poll found waiting, all sent before the read. A request made in process
+   * (Fastify's inject) reads anew, as its caller may have committed within the same turn.
    */
-  atRequestStart(): void;
+  atRequestStart(fromSocket?: boolean): void;
   close(): void;
 }
 
@@ -58,9 +61,20 @@ export function dataVersionOf(db: Database.Database): DataVersion {
     return latest;
   };
   let read: number | undefined;
+  // Under load one turn answers many requests, and the read is a system call: it is made by
+  // the turn's first request from a socket and holds until the turn's immediates run.
+  let readThisTurn = false;
+  const turnEnded = () => {
+    readThisTurn = false;
+  };
   const version = (() => read ?? readNow()) as DataVersion;
-  version.atRequestStart = () => {
+  version.atRequestStart = (fromSocket = false) => {
+    if (fromSocket && readThisTurn) return;
     read = readNow();
+    if (fromSocket) {
+      readThisTurn = true;
+      setImmediate(turnEnded);
+    }
   };
   version.close = () => walIndex?.close();
   return version;
