@@ -1,13 +1,15 @@
 // `GET /api/v2/templates?limit=20` on accounts of 10,000 templates: requests per second of
 // `reportctl serve` against a bare node:http server (a process of its own) that answers the
-// very same bytes from memory. The load generator is autocannon in a third process
-// (bench/load-generator.mjs), so it never shares a thread with the server it measures; the
-// bench prints each server's CPU during its rounds, and a bare server near one full core is
-// what shows the generator is not the bottleneck. Serve and bare run in alternating rounds,
-// so machine noise hits both alike; the ratio is the figure. Only 2xx answers count. On a
-// machine too busy for either server to get a core, the ratio of CPU per answer (bare's over
-// serve's) says what the ratio would be if both had one.
-// Scenarios: 32 and 8 connections, on one account and on several (connections dealt to the
+// very same bytes from memory. The load generator runs in a third process: wrk where it is
+// installed (`apt-get install wrk`), else autocannon (a dev dependency). Each server is pinned
+// to a core of its own and the generator to another (taskset, where there is one): unpinned,
+// the scheduler now and then puts the generator beside the server, and rates swing by a third.
+// The bench prints each server's CPU during its rounds: a bare server near one full core shows
+// that the generator is not the bottleneck, and only wrk gets there on two cores. Serve and
+// bare run in alternating rounds, so machine noise hits both alike; the ratio is the figure.
+// Only 2xx answers count. On a machine too busy for either server to get a core, the ratio of
+// CPU per answer (bare's over serve's) says what the ratio would be if both had one.
+// Scenarios: 32 and 8 connections, on one account and on several (requests dealt to the
 // accounts in turn). Target: serve ≥ 0.6× bare on one account, at 32 connections and at 8.
 // Serve runs under --trace-gc-nvp: each scenario also prints what its answers cost the garbage
 // collector (bytes allocated and promoted, pause time), a figure the machine's load does not move.
@@ -16,13 +18,14 @@
 //
 //   npm run build && node bench/server-throughput.mjs
 //   options: --rounds 5 --seconds 3 --connections 32,8 --accounts 1,8
+//            --generator wrk|autocannon   (default: wrk when it is on the PATH)
 //            --drivers better-sqlite3@12,better-sqlite3@13   (default: every SQLite driver this Node can use)
 //            --autocannon DIR   autocannon's package folder when it is not a dependency of this checkout
 //            --profile DIR      serve alone, under `node --cpu-prof`, then a summary of where its time went
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32,8' },
     accounts: { type: 'string', default: '1,8' },
     autocannon: { type: 'string' },
+    generator: { type: 'string' },
     drivers: { type: 'string' },
     profile: { type: 'string' },
   },
@@ -49,7 +53,17 @@ const ACCOUNTS = args.accounts.split(',').map(Number);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const requireHere = createRequire(join(root, 'package.json'));
 const bin = join(root, 'bin/reportctl.js');
-const autocannon = args.autocannon ? resolve(args.autocannon) : autocannonOfThisCheckout();
+const found = (command) => spawnSync(command, ['--version'], { stdio: 'ignore' }).error === undefined;
+const GENERATOR = args.generator ?? (found('wrk') ? 'wrk' : 'autocannon');
+if (GENERATOR !== 'wrk' && GENERATOR !== 'autocannon') throw new Error(`--generator wrk or autocannon, not ${GENERATOR}`);
+if (GENERATOR === 'wrk' && !found('wrk')) throw new Error('wrk is not on the PATH (apt-get install wrk)');
+const autocannon = GENERATOR === 'wrk' ? undefined : args.autocannon ? resolve(args.autocannon) : autocannonOfThisCheckout();
+// Servers on the last core, the generator on the one before, where taskset can pin them.
+const cores = availableParallelism();
+const pinning = cores >= 2 && found('taskset');
+const pinned = (core, command, commandArgs) => (pinning ? ['taskset', ['-c', String(core), command, ...commandArgs]] : [command, commandArgs]);
+const SERVER_CORE = cores - 1;
+const GENERATOR_CORE = cores - 2;
 /** autocannon's folder as this checkout's dependency; the bench cannot run without it. */
 function autocannonOfThisCheckout() {
   try {
@@ -73,7 +87,7 @@ process.on('exit', () => {
 
 /** A child process that prints a JSON line with its `url`; its other lines are kept in `output.text`. */
 function startChild(nodeArgs, env = {}) {
-  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(...pinned(SERVER_CORE, process.execPath, nodeArgs), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   children.push(child);
   const output = { text: '' };
   const url = new Promise((resolve, reject) => {
@@ -205,8 +219,10 @@ for (const driver of DRIVERS) {
     const cpuBefore = cpuSeconds(target.pid);
     const gcFrom = target.output?.text.length ?? 0;
     const generator = spawn(
-      process.execPath,
-      [fileURLToPath(new URL('load-generator.mjs', import.meta.url)), JSON.stringify({ autocannon, url: target.url + PATH, connections, seconds, keys })],
+      ...pinned(GENERATOR_CORE, process.execPath, [
+        fileURLToPath(new URL('load-generator.mjs', import.meta.url)),
+        JSON.stringify({ generator: GENERATOR, autocannon, url: target.url + PATH, connections, seconds, keys }),
+      ]),
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let stdout = '';
@@ -220,7 +236,11 @@ for (const driver of DRIVERS) {
   }
 
   const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
-  console.log(`driver: ${driver}; node ${process.version}; autocannon ${requireHere(join(autocannon, 'package.json')).version}`);
+  const generatorName = GENERATOR === 'wrk' ? 'wrk' : `autocannon ${requireHere(join(autocannon, 'package.json')).version}`;
+  console.log(
+    `driver: ${driver}; node ${process.version}; generator ${generatorName}; ` +
+      (pinning ? `servers pinned to core ${SERVER_CORE}, the generator to core ${GENERATOR_CORE}` : 'not pinned (no taskset, or one core)'),
+  );
   console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
 
   for (const connections of CONNECTIONS) {
