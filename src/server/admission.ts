@@ -6,7 +6,6 @@ import { ApiError, validationFailed } from './errors.js';
 import { ANSWER_STALL_MS, AnswerMemory, InFlightLimiter, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { RollingWindowLimiter } from './rate-limit.js';
-import { throwingHook } from './throwing-hook.js';
 import { isDashboardRequest } from './routes/dashboard.js';
 import { EndpointIndex } from './routes/endpoint-index.js';
 import type { Endpoint, RequestKind } from './routes/endpoint.js';
@@ -31,7 +30,10 @@ export interface AdmissionOptions {
 export interface Admission {
   /** Deprecation, key, rate limit, route and method: what every request goes through first. Throws the refusal. */
   admit(request: FastifyRequest, reply: FastifyReply): void;
-  /** Admits every routed request, and refuses new ones once the app begins to close. */
+  /**
+   * What admission needs of the app: its request fields, and the answer's side (closing, the
+   * stall limit). The app runs `admit` in its onRequest hook.
+   */
   register(app: FastifyInstance): void;
 }
 
@@ -44,10 +46,32 @@ interface RatePolicy {
   bucketSuffix: string;
   /** The RateLimit-Policy header: the same on every answer of the kind. */
   header: string;
+  /** An account's bucket name, made once per account rather than once per request. */
+  accountBuckets: Map<string, string>;
 }
 
+/** Bucket names kept per kind; past this many accounts the list starts over. */
+const MAX_BUCKET_NAMES = 10_000;
+
 function ratePolicy(kind: RequestKind, name: RatePolicy['name'], limit: number, windowMs: number): RatePolicy {
-  return { name, limit, limitText: String(limit), bucketSuffix: `:${kind}`, header: `"${name}";q=${limit};w=${Math.ceil(windowMs / 1000)}` };
+  return {
+    name,
+    limit,
+    limitText: String(limit),
+    bucketSuffix: `:${kind}`,
+    header: `"${name}";q=${limit};w=${Math.ceil(windowMs / 1000)}`,
+    accountBuckets: new Map(),
+  };
+}
+
+function accountBucket(policy: RatePolicy, accountId: string): string {
+  let bucket = policy.accountBuckets.get(accountId);
+  if (bucket === undefined) {
+    if (policy.accountBuckets.size >= MAX_BUCKET_NAMES) policy.accountBuckets.clear();
+    bucket = `account:${accountId}${policy.bucketSuffix}`;
+    policy.accountBuckets.set(accountId, bucket);
+  }
+  return bucket;
 }
 
 /** A response's 'timeout' listener (`this` is the response): one function for every answer. */
@@ -102,7 +126,7 @@ export function admission(options: AdmissionOptions): Admission {
     // Rate limit first, so every answer (errors included) carries the bucket's headers.
     const policy = policies[endpoint?.kind ?? (method === 'GET' ? 'read' : 'write')];
     const decision = limiter.take(
-      request.caller ? `account:${request.caller.accountId}${policy.bucketSuffix}` : `address:${request.ip}${policy.bucketSuffix}`,
+      request.caller ? accountBucket(policy, request.caller.accountId) : `address:${request.ip}${policy.bucketSuffix}`,
       policy.limit,
     );
     reply.header('x-ratelimit-limit', policy.limitText);
@@ -157,7 +181,6 @@ export function admission(options: AdmissionOptions): Admission {
     app.decorateRequest('caller', null);
     app.decorateRequest('keyPresented', false);
     app.decorateRequest('holdAnswerBytes', null);
-    app.addHook('onRequest', throwingHook(admit));
     // Once closing, a response ends its connection: a keep-alive socket that turns idle only
     // after close() began (a slow upload finishing, say) would otherwise hold the process open
     // for the whole keep-alive timeout.

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerAccessLog, logWhenAnswered, type AccessLog } from './access-log.js';
 import { admission } from './admission.js';
 import { clientErrorHandler } from './client-errors.js';
@@ -6,11 +6,12 @@ import { DashboardCodes } from './dashboard-codes.js';
 import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './error-answers.js';
 import { fastifyOptions } from './fastify-options.js';
 import { faultInjection } from './faults.js';
-import { hostCheck, registerHostCheck } from './host-check.js';
+import { hostCheck } from './host-check.js';
 import { registerJsonBody } from './json-body.js';
 import { registerDashboard } from './routes/dashboard.js';
 import { serviceEndpoints } from './routes/service.js';
 import { wireEndpoints } from './routes/wiring.js';
+import { throwingHook } from './throwing-hook.js';
 import type { Store } from './store/index.js';
 
 export interface AppOptions {
@@ -52,14 +53,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const admitted = admission({ ...options, endpoints, now });
   const answerError = errorAnswer(options.errorLog);
   const checkHost = hostCheck(options.hostNames ?? []);
+  // A request to a name this service is not is refused before it spends a rate limit.
+  const screen = (request: FastifyRequest, reply: FastifyReply) => {
+    checkHost(request);
+    admitted.admit(request, reply);
+  };
 
   const app = Fastify(
     fastifyOptions(options, {
       frameworkErrors: frameworkErrorAnswer(
-        (request, reply) => {
-          checkHost(request);
-          admitted.admit(request, reply);
-        },
+        screen,
         answerError,
         accessLog && ((request, reply) => logWhenAnswered(accessLog, now, request, reply)),
       ),
@@ -67,8 +70,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }),
   );
   registerJsonBody(app);
-  // First: a request to a name this service is not is refused before it spends a rate limit.
-  registerHostCheck(app, checkHost);
+  // Both checks in one hook: every hook is a step of Fastify's runner for every request.
+  app.addHook('onRequest', throwingHook(screen));
   admitted.register(app);
   // After admission (key, rate limit, route), right before the handler.
   app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));

@@ -1,8 +1,7 @@
 import { isIP } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { validationFailed } from './errors.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
-import { throwingHook } from './throwing-hook.js';
 
 /** Addresses that listen on every interface: then any IP address names this service. */
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);
@@ -48,9 +47,4 @@ export function hostCheck(names: readonly string[]): (request: FastifyRequest) =
       'Request',
     );
   };
-}
-
-/** Checks every request's Host before anything else runs for it. */
-export function registerHostCheck(app: FastifyInstance, check: (request: FastifyRequest) => void): void {
-  app.addHook('onRequest', throwingHook(check));
 }

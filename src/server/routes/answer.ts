@@ -19,7 +19,8 @@ export class Answer {
 }
 
 export const withHeaders = (body: unknown, headers: Record<string, string>) => new Answer({ body, headers });
-export const jsonText = (text: string | readonly Buffer[], headers?: Record<string, string>) => new Answer({ jsonText: text, ...(headers ? { headers } : {}) });
+export const jsonText = (text: string | readonly Buffer[], headers?: Record<string, string>) =>
+  new Answer(headers ? { jsonText: text, headers } : { jsonText: text });
 export const notModified = (headers: Record<string, string>) => new Answer({ status: 304, headers });
 
 /** The one place a handler's answer reaches the reply; `status` is its endpoint's success status. */

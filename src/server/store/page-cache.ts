@@ -12,6 +12,8 @@ export interface PageCacheLimits {
 const DEFAULT_LIMITS: PageCacheLimits = { maxPages: 1024, maxBytes: 32 * 1024 * 1024, maxPageBytes: 1024 * 1024 };
 
 interface CachedPage {
+  accountId: string;
+  query: string;
   epoch: number;
   generation: number;
   /** The page as one part, handed out as it is to every hit: read only, never changed. */
@@ -37,7 +39,11 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
   let [totalChanges, dataVersion] = read();
   let epoch = 0;
   let generations = new Map<string, number>();
-  const pages = new Map<string, CachedPage>();
+  // By account, then query: a hit builds no key text (the account id and the query text are
+  // the same strings from request to request, their hashes already known).
+  const pages = new Map<string, Map<string, CachedPage>>();
+  // Least recently used first.
+  const recency = new Set<CachedPage>();
   let bytesKept = 0;
 
   /** The current epoch, after dropping everything if the database changed unexplained. */
@@ -49,23 +55,30 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
       epoch += 1;
       generations = new Map();
       pages.clear();
+      recency.clear();
       bytesKept = 0;
     }
     return epoch;
   }
 
-  function keep(key: string, page: CachedPage): void {
-    const previous = pages.get(key);
-    if (previous) {
-      pages.delete(key);
-      bytesKept -= previous.parts[0].length;
-    }
-    pages.set(key, page);
+  function drop(page: CachedPage): void {
+    recency.delete(page);
+    const ofAccount = pages.get(page.accountId)!;
+    ofAccount.delete(page.query);
+    if (ofAccount.size === 0) pages.delete(page.accountId);
+    bytesKept -= page.parts[0].length;
+  }
+
+  function keep(page: CachedPage): void {
+    const previous = pages.get(page.accountId)?.get(page.query);
+    if (previous) drop(previous);
+    const ofAccount = pages.get(page.accountId) ?? new Map<string, CachedPage>();
+    pages.set(page.accountId, ofAccount.set(page.query, page));
+    recency.add(page);
     bytesKept += page.parts[0].length;
-    for (const [oldest, evicted] of pages) {
-      if (pages.size <= limits.maxPages && bytesKept <= limits.maxBytes) break;
-      pages.delete(oldest);
-      bytesKept -= evicted.parts[0].length;
+    for (const oldest of recency) {
+      if (recency.size <= limits.maxPages && bytesKept <= limits.maxBytes) break;
+      drop(oldest);
     }
   }
 
@@ -76,14 +89,13 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
      * part; a larger one in its parts as read (never copied whole).
      */
     page(accountId: string, query: string, readPage: () => Promise<Buffer[]>): readonly Buffer[] | Promise<readonly Buffer[]> {
-      const key = `${accountId}\n${query}`;
       const epochAtStart = currentEpoch();
       const generation = generations.get(accountId) ?? 0;
-      const hit = pages.get(key);
+      const hit = pages.get(accountId)?.get(query);
       if (hit && hit.epoch === epochAtStart && hit.generation === generation) {
         // Most recently used goes last.
-        pages.delete(key);
-        pages.set(key, hit);
+        recency.delete(hit);
+        recency.add(hit);
         // At once, not through a promise: a hit is most list requests under load.
         return hit.parts;
       }
@@ -91,7 +103,7 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
         if (parts.reduce((sum, part) => sum + part.length, 0) > limits.maxPageBytes) return parts;
         const joined = [Buffer.concat(parts)] as const;
         if (currentEpoch() === epochAtStart && (generations.get(accountId) ?? 0) === generation) {
-          keep(key, { epoch: epochAtStart, generation, parts: joined });
+          keep({ accountId, query, epoch: epochAtStart, generation, parts: joined });
         }
         return joined;
       });

@@ -122,6 +122,19 @@ export function templatesRepository(context: StoreContext) {
     parts.push(CLOSE_PAGE);
     return parts;
   }
+  // The service hands the same parsed query object to every request with the same query
+  // string (see routes/wiring.ts): its text is made once, and the cache finds it by a string
+  // whose hash is already known.
+  const queryTexts = new WeakMap<TemplateFilter, string>();
+  const queryText = (filter: TemplateFilter): string => {
+    let text = queryTexts.get(filter);
+    if (text === undefined) {
+      text = `${filter.page} ${filter.limit} ${filter.analysisType ?? ''} ${filter.reportType ?? ''} ${filter.reportCategory ?? ''}`;
+      queryTexts.set(filter, text);
+    }
+    return text;
+  };
+
   /** The stored JSON text; null for an unknown id and for another account's id alike. */
   const getJson = (accountId: string, id: string): string | null => byId.get(accountId, id) ?? null;
 
@@ -131,8 +144,7 @@ export function templatesRepository(context: StoreContext) {
      * it; `hold` is told the bytes of each step read.
      */
     listJson(accountId: string, filter: TemplateFilter, hold: HoldBytes): readonly Buffer[] | Promise<readonly Buffer[]> {
-      const query = `${filter.page} ${filter.limit} ${filter.analysisType ?? ''} ${filter.reportType ?? ''} ${filter.reportCategory ?? ''}`;
-      return pages.page(accountId, query, () => context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter, hold)));
+      return pages.page(accountId, queryText(filter), () => context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter, hold)));
     },
     getJson,
     list(accountId: string, filter: TemplateFilter): Paginated<Template> {
