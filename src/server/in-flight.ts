@@ -26,8 +26,15 @@ export const ANSWER_STALL_MS = 10_000;
  * counts. What one account can make the server hold at a time is this many answers, however
  * many connections it opens; other accounts are not waiting behind it.
  */
+/** Accounts whose count is kept at zero; past this many, the zeros are dropped. */
+const MAX_IDLE_ACCOUNTS = 10_000;
+
 export class InFlightLimiter {
+  // An account's count stays at zero when its last answer closes: deleting and adding the
+  // same key on every request makes the map rebuild its table again and again.
   private readonly counts = new Map<string, number>();
+  // Swept when the map reaches this size; when most accounts are busy, not again until it doubles.
+  private sweepAt = MAX_IDLE_ACCOUNTS;
 
   constructor(readonly limit: number) {}
 
@@ -39,15 +46,29 @@ export class InFlightLimiter {
   enter(accountId: string, response: ServerResponse, alsoOnClose?: () => void): boolean {
     const count = this.counts.get(accountId) ?? 0;
     if (count >= this.limit) return false;
+    if (count === 0 && this.counts.size >= this.sweepAt) this.dropIdle();
     this.counts.set(accountId, count + 1);
     // One listener per answer for both (its slot here, its bytes in AnswerMemory): 'close' comes once.
     response.on('close', () => {
-      const left = (this.counts.get(accountId) ?? 1) - 1;
-      if (left === 0) this.counts.delete(accountId);
-      else this.counts.set(accountId, left);
+      this.counts.set(accountId, Math.max(0, (this.counts.get(accountId) ?? 1) - 1));
       alsoOnClose?.();
     });
     return true;
+  }
+
+  /** Requests of the account being answered now. */
+  inFlight(accountId: string): number {
+    return this.counts.get(accountId) ?? 0;
+  }
+
+  /** Accounts counted, idle ones included (bounded: see MAX_IDLE_ACCOUNTS). */
+  get accountsCounted(): number {
+    return this.counts.size;
+  }
+
+  private dropIdle(): void {
+    for (const [accountId, count] of this.counts) if (count === 0) this.counts.delete(accountId);
+    this.sweepAt = Math.max(MAX_IDLE_ACCOUNTS, this.counts.size * 2);
   }
 }
 

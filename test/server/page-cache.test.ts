@@ -183,6 +183,17 @@ describe('pageCache', () => {
     expect(read.runs).toBe(2);
   });
 
+  it('pushes out the least recently used page, a hit counting as a use', async () => {
+    const pages = pageCache(store.db, dataVersionOf(store.db), { maxPages: 2, maxBytes: 1000, maxPageBytes: 100 });
+    const read = counted('x');
+    for (const query of ['a', 'b', 'a', 'c']) await pages.page('account', query, read.page);
+    expect(read.runs).toBe(3); // 'a' was a hit
+    await pages.page('account', 'a', read.page);
+    expect(read.runs).toBe(3); // 'b' went, not 'a'
+    await pages.page('account', 'b', read.page);
+    expect(read.runs).toBe(4);
+  });
+
   it('keeps at most its limits, and never a page larger than its limit per page', async () => {
     const pages = pageCache(store.db, dataVersionOf(store.db), { maxPages: 2, maxBytes: 1000, maxPageBytes: 100 });
     const small = counted('x'.repeat(10));

@@ -16,6 +16,8 @@ interface CachedPage {
   query: string;
   epoch: number;
   generation: number;
+  /** When it was last handed out, on the cache's own clock: the lowest goes first. */
+  used: number;
   /** The page as one part, handed out as it is to every hit: read only, never changed. */
   parts: readonly [Buffer];
 }
@@ -42,8 +44,11 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
   // By account, then query: a hit builds no key text (the account id and the query text are
   // the same strings from request to request, their hashes already known).
   const pages = new Map<string, Map<string, CachedPage>>();
-  // Least recently used first.
-  const recency = new Set<CachedPage>();
+  // Recency as a counter on each page: moving a hit to the end of an ordered map or set on
+  // every request makes the table rebuild itself again and again. Pages are few (maxPages),
+  // and a search for the oldest happens only when a page read from the database is kept.
+  let clock = 0;
+  let pagesKept = 0;
   let bytesKept = 0;
 
   /** The current epoch, after dropping everything if the database changed unexplained. */
@@ -55,18 +60,26 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
       epoch += 1;
       generations = new Map();
       pages.clear();
-      recency.clear();
+      pagesKept = 0;
       bytesKept = 0;
     }
     return epoch;
   }
 
   function drop(page: CachedPage): void {
-    recency.delete(page);
     const ofAccount = pages.get(page.accountId)!;
     ofAccount.delete(page.query);
     if (ofAccount.size === 0) pages.delete(page.accountId);
+    pagesKept -= 1;
     bytesKept -= page.parts[0].length;
+  }
+
+  function leastRecentlyUsed(): CachedPage | undefined {
+    let oldest: CachedPage | undefined;
+    for (const ofAccount of pages.values()) {
+      for (const page of ofAccount.values()) if (oldest === undefined || page.used < oldest.used) oldest = page;
+    }
+    return oldest;
   }
 
   function keep(page: CachedPage): void {
@@ -74,12 +87,9 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
     if (previous) drop(previous);
     const ofAccount = pages.get(page.accountId) ?? new Map<string, CachedPage>();
     pages.set(page.accountId, ofAccount.set(page.query, page));
-    recency.add(page);
+    pagesKept += 1;
     bytesKept += page.parts[0].length;
-    for (const oldest of recency) {
-      if (recency.size <= limits.maxPages && bytesKept <= limits.maxBytes) break;
-      drop(oldest);
-    }
+    while (pagesKept > limits.maxPages || bytesKept > limits.maxBytes) drop(leastRecentlyUsed()!);
   }
 
   return {
@@ -93,9 +103,7 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
       const generation = generations.get(accountId) ?? 0;
       const hit = pages.get(accountId)?.get(query);
       if (hit && hit.epoch === epochAtStart && hit.generation === generation) {
-        // Most recently used goes last.
-        recency.delete(hit);
-        recency.add(hit);
+        hit.used = ++clock;
         // At once, not through a promise: a hit is most list requests under load.
         return hit.parts;
       }
@@ -103,7 +111,7 @@ export function pageCache(db: Database.Database, version: () => number, limits: 
         if (parts.reduce((sum, part) => sum + part.length, 0) > limits.maxPageBytes) return parts;
         const joined = [Buffer.concat(parts)] as const;
         if (currentEpoch() === epochAtStart && (generations.get(accountId) ?? 0) === generation) {
-          keep({ accountId, query, epoch: epochAtStart, generation, parts: joined });
+          keep({ accountId, query, epoch: epochAtStart, generation, used: ++clock, parts: joined });
         }
         return joined;
       });
