@@ -243,11 +243,14 @@ for (const driver of DRIVERS) {
   );
   console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
 
+  let warmedUp = false;
   for (const connections of CONNECTIONS) {
     for (const accountCount of ACCOUNTS) {
       const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
       const names = Object.keys(targets);
-      for (const name of names) await round(targets[name], connections, keys, 1); // warm-up
+      // Warm-up: 3 s before the first scenario (the JIT, the heap's young generation), 1 s before the others.
+      for (const name of names) await round(targets[name], connections, keys, warmedUp ? 1 : 3);
+      warmedUp = true;
       const totals = Object.fromEntries(
         names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [], gc: { allocated: 0, promoted: 0, pause: 0 } }]),
       );
@@ -288,12 +291,13 @@ for (const driver of DRIVERS) {
       const ratio = rate('serve') / rate('bare');
       const checked = accountCount === 1;
       if (checked && ratio < TARGET) failed = true;
-      // A bare server well under a core was waiting for requests: the generator, not the server, set the pace.
+      // A bare server under a full core was waiting for requests: the generator, not the server,
+      // set the pace, and the ratio overstates serve. Pinned to a core, a saturated server shows 97-99%.
       const bareLoad = totals.bare.cpu / totals.bare.seconds;
       console.log(
         `  ratio ${ratio.toFixed(2)}× the bare server (CPU per answer: ${(cpuPerAnswer('bare') / cpuPerAnswer('serve')).toFixed(2)}×)` +
           (checked ? ` (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)` : '') +
-          (bareLoad < 0.85 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
+          (bareLoad < 0.95 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
       );
     }
   }
