@@ -17,18 +17,39 @@ function clientErrorAnswer(error: ClientError): { status: number; body: ClientEr
   };
 }
 
+/**
+ * How long a refused connection is kept open, unread bytes discarded, after its answer: closed
+ * at once with a body still arriving, the kernel resets it, and the client, still writing,
+ * never reads the answer.
+ */
+const LINGER_MS = 1_000;
+
+/** Sockets answered and closing: the parser reports its error again for each later chunk. */
+const lingering = new WeakSet<Socket>();
+
 /** As Node's own answer: only when no response has started on the socket; then close it. */
 function answerOnSocket(error: ClientError, socket: Socket, answer: { status: number; body: ClientErrorBody }): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return;
   const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && !response?.headersSent) {
-    const text = JSON.stringify(answer.body);
-    socket.write(
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    );
+  if (!socket.writable || response?.headersSent) {
+    socket.destroy(error);
+    return;
   }
-  socket.destroy(error);
+  const text = JSON.stringify(answer.body);
+  const head =
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`;
+  // A client too slow to send its request gets no more time to send the rest.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.write(head + text);
+    socket.destroy(error);
+    return;
+  }
+  lingering.add(socket);
+  socket.end(head + text);
+  socket.setTimeout(0);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('end', () => socket.destroy());
 }
 
 /**

@@ -323,6 +323,29 @@ describe('item 9: a request without Host', () => {
   });
 });
 
+describe("a request Node's parser refuses while its body is still coming", () => {
+  it('is answered 400 and the answer reaches a client that writes its whole body first: no reset', async () => {
+    const url = new URL(server.url);
+    // More than loopback buffers hold: the client is still writing when the server answers.
+    const body = Buffer.alloc(8 * 1024 * 1024, 'x');
+    for (let i = 0; i < 5; i++) {
+      const received = await new Promise<{ text: string; error?: string }>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname);
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve({ text, error: error.code ?? error.message }));
+        socket.on('close', () => resolve({ text }));
+        // An unknown method: refused by Node's parser, before any of the app runs.
+        socket.write(`FOO /api/v2/templates HTTP/1.1\r\nHost: ${url.host}\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\n\r\n`);
+        socket.end(body);
+      });
+      expect(received.error).toBeUndefined();
+      expect(received.text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(received.text).toContain('"The request is not valid HTTP"');
+    }
+  });
+});
+
 /** Sends a GET and never reads the answer, so the server cannot finish sending it. */
 function unreadRequest(baseUrl: string, path: string, key: string): Promise<Socket> {
   const url = new URL(baseUrl);
