@@ -20,15 +20,15 @@ export const MAX_ANSWER_BYTES = 192 * 1024 * 1024;
  */
 export const ANSWER_STALL_MS = 10_000;
 
+/** Accounts whose count is kept at zero; past this many, the zeros are dropped. */
+const MAX_IDLE_ACCOUNTS = 10_000;
+
 /**
  * Requests of one account being answered at once, counted until their response has been
  * sent (or its connection dropped), so a large answer a slow client has not read yet still
  * counts. What one account can make the server hold at a time is this many answers, however
  * many connections it opens; other accounts are not waiting behind it.
  */
-/** Accounts whose count is kept at zero; past this many, the zeros are dropped. */
-const MAX_IDLE_ACCOUNTS = 10_000;
-
 export class InFlightLimiter {
   // An account's count stays at zero when its last answer closes: deleting and adding the
   // same key on every request makes the map rebuild its table again and again.
