@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { presentedKey } from './auth.js';
+import { keyHashFor, presentedKey } from './auth.js';
 import { ApiError, validationFailed } from './errors.js';
 import { ANSWER_STALL_MS, AnswerMemory, InFlightLimiter, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
@@ -121,7 +121,7 @@ export function admission(options: AdmissionOptions): Admission {
 
     const key = presentedKey(request.headers);
     request.keyPresented = key !== null;
-    request.caller = key === null ? null : store.keys.authenticate(key);
+    request.caller = key === null ? null : store.keys.authenticateHash(keyHashFor(request.raw.socket, key));
 
     // Rate limit first, so every answer (errors included) carries the bucket's headers.
     const policy = policies[endpoint?.kind ?? (method === 'GET' ? 'read' : 'write')];

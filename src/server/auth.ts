@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { HoldAnswerBytes } from './in-flight.js';
-import type { Caller } from './store/index.js';
+import { hashApiKey, type Caller } from './store/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,4 +34,29 @@ export function callerOf(request: FastifyRequest): Caller {
 export function holderOf(request: FastifyRequest): HoldAnswerBytes {
   if (!request.holdAnswerBytes) throw new Error('holderOf used on a route without authentication');
   return request.holdAnswerBytes;
+}
+
+/**
+ * The key each connection presented last, with its hash: a client sends the same key with
+ * every request of a connection, and hashing it anew each time is a measurable part of
+ * answering a cached page. Kept with its connection only (no table of keys shared across
+ * connections), and gone with it.
+ */
+const lastKeys = new WeakMap<object, { key: string; hash: string }>();
+
+/** `hashApiKey(key)`, remembered for the connection that sent it. */
+export function keyHashFor(connection: object, key: string): string {
+  const last = lastKeys.get(connection);
+  if (last !== undefined && sameText(last.key, key)) return last.hash;
+  const hash = hashApiKey(key);
+  lastKeys.set(connection, { key, hash });
+  return hash;
+}
+
+/** Equal strings, compared in a time that does not depend on where they first differ. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }

@@ -12,10 +12,17 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-/** One bucket's allowed requests, oldest first; those before `head` have left the window. */
+/**
+ * One bucket's allowed requests as runs: `counts[i]` requests allowed at the millisecond
+ * `times[i]`, oldest first. Runs before `head` have left the window; `inWindow` counts the
+ * requests of the rest. Under load many requests share a millisecond, and a run per
+ * millisecond keeps the window's memory a fraction of one entry per request.
+ */
 interface Bucket {
   times: number[];
+  counts: number[];
   head: number;
+  inWindow: number;
 }
 
 export class RollingWindowLimiter {
@@ -32,22 +39,36 @@ export class RollingWindowLimiter {
     this.sweep(now);
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = { times: [], head: 0 };
+      bucket = { times: [], counts: [], head: 0, inWindow: 0 };
       this.buckets.set(key, bucket);
     }
+    const { times, counts } = bucket;
     const horizon = now - this.windowMs;
-    while (bucket.head < bucket.times.length && bucket.times[bucket.head]! <= horizon) bucket.head++;
+    while (bucket.head < times.length && times[bucket.head]! <= horizon) {
+      bucket.inWindow -= counts[bucket.head]!;
+      bucket.head++;
+    }
     // Drop what left the window only now and then: a splice on every request would copy the
-    // whole window each time (tens of thousands of entries under a high test limit).
-    if (bucket.head > 64 && bucket.head * 2 > bucket.times.length) {
-      bucket.times = bucket.times.slice(bucket.head);
+    // whole window each time.
+    if (bucket.head > 64 && bucket.head * 2 > times.length) {
+      bucket.times = times.slice(bucket.head);
+      bucket.counts = counts.slice(bucket.head);
       bucket.head = 0;
     }
 
-    const inWindow = bucket.times.length - bucket.head;
-    const allowed = inWindow < limit;
-    if (allowed) bucket.times.push(now);
-    const remaining = Math.max(0, limit - (bucket.times.length - bucket.head));
+    const allowed = bucket.inWindow < limit;
+    if (allowed) {
+      const last = bucket.times.length - 1;
+      // Only the newest run grows, and only at its own millisecond: a clock that steps back
+      // starts a run of its own.
+      if (last >= bucket.head && bucket.times[last] === now) bucket.counts[last]! += 1;
+      else {
+        bucket.times.push(now);
+        bucket.counts.push(1);
+      }
+      bucket.inWindow += 1;
+    }
+    const remaining = Math.max(0, limit - bucket.inWindow);
     const oldest = bucket.times[bucket.head];
     // When the oldest request leaves the window, one more slot frees up.
     const untilFree = oldest === undefined ? 0 : Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));

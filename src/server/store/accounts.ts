@@ -172,6 +172,17 @@ export function keysRepository(context: StoreContext) {
   let callers = { dataVersion: -1, byHash: new Map<string, Caller>() };
   const MAX_CACHED_CALLERS = 10_000;
 
+  /** Who the key with this hash belongs to; null for an unknown or revoked key. */
+  function authenticateHash(hash: string): Caller | null {
+    const version = dataVersion();
+    if (version !== callers.dataVersion) callers = { dataVersion: version, byHash: new Map() };
+    const cached = callers.byHash.get(hash);
+    if (cached) return cached;
+    const caller = authenticate.get(hash) ?? null;
+    if (caller && callers.byHash.size < MAX_CACHED_CALLERS) callers.byHash.set(hash, caller);
+    return caller;
+  }
+
   const create = db.transaction((accountId: string, subUserName: string | undefined): IssuedKey | null => {
     const ownerId = ownerOf.get(accountId);
     if (ownerId === undefined) return null;
@@ -196,15 +207,10 @@ export function keysRepository(context: StoreContext) {
     },
     /** Who a key belongs to; null for an unknown or revoked key. */
     authenticate(apiKey: string): Caller | null {
-      const version = dataVersion();
-      if (version !== callers.dataVersion) callers = { dataVersion: version, byHash: new Map() };
-      const hash = hashApiKey(apiKey);
-      const cached = callers.byHash.get(hash);
-      if (cached) return cached;
-      const caller = authenticate.get(hash) ?? null;
-      if (caller && callers.byHash.size < MAX_CACHED_CALLERS) callers.byHash.set(hash, caller);
-      return caller;
+      return authenticateHash(hashApiKey(apiKey));
     },
+    /** `authenticate` for a key already hashed with `hashApiKey`. */
+    authenticateHash,
     /** The account's keys (never their clear text), newest first. */
     list(accountId: string): ApiKeyInfo[] {
       return list.all(accountId).map((row) => ({
