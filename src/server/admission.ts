@@ -46,6 +46,8 @@ interface RatePolicy {
   bucketSuffix: string;
   /** The RateLimit-Policy header: the same on every answer of the kind. */
   header: string;
+  /** The RateLimit header up to the remaining count. */
+  stateStart: string;
   /** An account's bucket name, made once per account rather than once per request. */
   accountBuckets: Map<string, string>;
 }
@@ -60,6 +62,7 @@ function ratePolicy(kind: RequestKind, name: RatePolicy['name'], limit: number, 
     limitText: String(limit),
     bucketSuffix: `:${kind}`,
     header: `"${name}";q=${limit};w=${Math.ceil(windowMs / 1000)}`,
+    stateStart: `"${name}";r=`,
     accountBuckets: new Map(),
   };
 }
@@ -105,13 +108,18 @@ export function admission(options: AdmissionOptions): Admission {
   let closing = false;
 
   function admit(request: FastifyRequest, reply: FastifyReply): void {
-    const route = request.routeOptions;
-    if (isDashboardRequest(route.config, request.url)) return;
-    store.atRequestStart(request.raw.socket instanceof Socket);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const endpoint = route.url === undefined ? undefined : byRoute.get(method)?.get(route.url);
     const queryAt = request.url.indexOf('?');
     const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+    // A path written exactly as an endpoint's is routed to it (a list, a create). Others (an
+    // id, the dashboard) ask Fastify, whose routeOptions makes a new object on every call.
+    let endpoint = byRoute.get(method)?.get(path);
+    if (endpoint === undefined) {
+      const route = request.routeOptions;
+      if (isDashboardRequest(route.config, request.url)) return;
+      endpoint = route.url === undefined ? undefined : byRoute.get(method)?.get(route.url);
+    }
+    store.atRequestStart(request.raw.socket instanceof Socket);
     // By path, so even a 405 on the old route says it is deprecated.
     const deprecated = deprecatedByPath.size === 0 ? undefined : deprecatedByPath.get(path.endsWith('/') ? path.replace(/\/+$/, '') : path);
     if (deprecated) {
@@ -130,10 +138,13 @@ export function admission(options: AdmissionOptions): Admission {
       policy.limit,
     );
     reply.header('x-ratelimit-limit', policy.limitText);
-    reply.header('x-ratelimit-remaining', String(decision.remaining));
-    reply.header('x-ratelimit-reset', String(decision.resetSeconds));
+    // Each number written out once: under a high limit every count is new text to make.
+    const remaining = String(decision.remaining);
+    const reset = String(decision.resetSeconds);
+    reply.header('x-ratelimit-remaining', remaining);
+    reply.header('x-ratelimit-reset', reset);
     reply.header('ratelimit-policy', policy.header);
-    reply.header('ratelimit', `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
+    reply.header('ratelimit', policy.stateStart + remaining + ';t=' + reset);
     if (closing) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; try again later', undefined, { 'retry-after': '1' });
     }

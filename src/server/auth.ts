@@ -11,14 +11,15 @@ declare module 'fastify' {
   }
 }
 
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
 /**
  * The key from one of the three accepted headers. Never from the query string: keys there
  * end up in proxy and access logs.
  */
 export function presentedKey(headers: FastifyRequest['headers']): string | null {
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  const apiKey = first(headers['apikey']) ?? first(headers['x-api-key']);
-  if (apiKey !== undefined && apiKey.trim() !== '') return apiKey.trim();
+  const apiKey = (first(headers['apikey']) ?? first(headers['x-api-key']))?.trim();
+  if (apiKey) return apiKey;
   const authorization = first(headers.authorization);
   const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   return bearer ? bearer[1]! : null;
