@@ -48,10 +48,17 @@ const lastKeys = new WeakMap<object, { key: string; hash: string }>();
 /** `hashApiKey(key)`, remembered for the connection that sent it. */
 export function keyHashFor(connection: object, key: string): string {
   const last = lastKeys.get(connection);
-  if (last !== undefined && sameText(last.key, key)) return last.hash;
-  const hash = hashApiKey(key);
-  lastKeys.set(connection, { key, hash });
-  return hash;
+  if (last === undefined) {
+    const hash = hashApiKey(key);
+    lastKeys.set(connection, { key, hash });
+    return hash;
+  }
+  if (!sameText(last.key, key)) {
+    // A connection that alternates keys (a proxy's, say) keeps one entry, updated.
+    last.key = key;
+    last.hash = hashApiKey(key);
+  }
+  return last.hash;
 }
 
 /** Equal strings, compared in a time that does not depend on where they first differ. */
