@@ -203,8 +203,8 @@ export function admission(options: AdmissionOptions): Admission {
       done(null, payload);
       // The answer is now with its socket, unless a later hook waits. What is still queued must
       // make progress (a write taken, a read) within the limit, or it is destroyed; an answer
-      // the kernel took whole needs no watch, and arming one per answer cost a fifth of the
-      // throughput of cached pages. After the answer, Node sets the keep-alive timeout.
+      // the kernel took whole needs no watch, and arming one per answer would cost a fifth of
+      // the throughput of cached pages. After the answer, Node sets the keep-alive timeout.
       const answer = reply.raw;
       if (!answer.writableEnded || answer.writableLength > 0) answer.setTimeout(answerStallMs, dropStalledAnswer);
     });

@@ -40,7 +40,7 @@ export function fastifyOptions(
     },
     // No idle timer on a socket while its request is served: the deadlines above, the answer
     // stall limit (admission) and Node's keep-alive timeout cover every wait on the client,
-    // and re-arming a timer for each request cost a tenth of the throughput of cached pages.
+    // and re-arming a timer for each request would cost a tenth of the throughput of cached pages.
     connectionTimeout: 0,
     // Answered by admission instead, in the service's error shape.
     return503OnClosing: false,

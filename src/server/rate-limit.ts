@@ -42,17 +42,16 @@ export class RollingWindowLimiter {
       bucket = { times: [], counts: [], head: 0, inWindow: 0 };
       this.buckets.set(key, bucket);
     }
-    const { times, counts } = bucket;
     const horizon = now - this.windowMs;
-    while (bucket.head < times.length && times[bucket.head]! <= horizon) {
-      bucket.inWindow -= counts[bucket.head]!;
+    while (bucket.head < bucket.times.length && bucket.times[bucket.head]! <= horizon) {
+      bucket.inWindow -= bucket.counts[bucket.head]!;
       bucket.head++;
     }
     // Drop what left the window only now and then: a splice on every request would copy the
     // whole window each time.
-    if (bucket.head > 64 && bucket.head * 2 > times.length) {
-      bucket.times = times.slice(bucket.head);
-      bucket.counts = counts.slice(bucket.head);
+    if (bucket.head > 64 && bucket.head * 2 > bucket.times.length) {
+      bucket.times = bucket.times.slice(bucket.head);
+      bucket.counts = bucket.counts.slice(bucket.head);
       bucket.head = 0;
     }
 
