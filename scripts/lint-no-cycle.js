@@ -1,7 +1,7 @@
 // import-x/no-cycle, counting type imports. The rule has no option for that: it skips
 // `import type` both where it starts and as it walks the graph. Here it sees every import as
 // a value import: the file being linted through a copy of each `import type` node, and the
-// files it walks through a parser that drops the `type` marks. README, Development (Layout): no import cycles,
+// files it walks through a parser that drops the `type` marks. docs/development.md (layout): no import cycles,
 // type imports included.
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';

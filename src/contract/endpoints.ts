@@ -2,7 +2,7 @@
 // client counts its requests against the same rate-limit buckets from it.
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-/** Reads and writes are limited separately (README, decisions: "Limits"). */
+/** Reads and writes are limited separately (docs/decisions.md: "Limits"). */
 export type RequestKind = 'read' | 'write';
 
 interface EndpointAddress {

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/open-store.js';
 import type { Store } from '../../src/server/store/index.js';
 
-// README, decisions: "Errors": the status of each code, and `issues[].path` as a dotted string with
+// docs/decisions.md: "Errors": the status of each code, and `issues[].path` as a dotted string with
 // array indices as numbers.
 
 describe('issuePath', () => {

@@ -9,7 +9,7 @@ import {
 } from '../../src/contract/index.js';
 import { parsed, pathsOf } from './fixtures.js';
 
-// README, decisions: "Responses": `page` < 1, `limit` < 1 or > 100, or a value outside a filter's
+// docs/decisions.md: "Responses": `page` < 1, `limit` < 1 or > 100, or a value outside a filter's
 // allowed set is 400 with the parameter's name as the issue path; a page past the end is
 // 200. Service spec: page starts at 1 (default 1), limit default 20, maximum 100.
 // Values arrive as a parsed query string: strings, and an array for a repeated parameter.

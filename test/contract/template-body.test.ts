@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { paperSizes, templateBodySchema, withoutServerOwnedFields } from '../../src/contract/index.js';
 import { element, generalBody, issueAt, parsed, pathsOf, vegetationBody } from './fixtures.js';
 
-// README, decisions: "The template document" and "Errors": what POST/PUT accept, and the exact
+// docs/decisions.md: "The template document" and "Errors": what POST/PUT accept, and the exact
 // `issues[].path` of each rejection.
 
 const schema = templateBodySchema;
@@ -23,7 +23,7 @@ describe('templateBodySchema: the body as a whole', () => {
     },
   );
 
-  // Where the README's decisions are silent, a missing field reads the same whatever its type: "X is
+  // Where docs/decisions.md are silent, a missing field reads the same whatever its type: "X is
   // required" (as for `name`, `margins.left`, validate-formula's `formula`), not "Invalid X",
   // which is the message for a value that was sent and is wrong.
   it.each(['name', 'analysisType', 'reportType', 'reportTypeId', 'reportCategory'])(

@@ -10,7 +10,7 @@ import {
 import { presets, seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { bodyFor, catalogIssuesOf, entryOfCategory, entryWhere, generalBody, pathsOf, vegetationBody } from './fixtures.js';
 
-// README, decisions: "The template document", cross-field rules: each reported at the field that
+// docs/decisions.md: "The template document", cross-field rules: each reported at the field that
 // breaks it; an invented reportType or statistic names the field but not the valid set.
 
 const allReportTypeKeys = analysisTypes.flatMap((type) => seedCatalogs.reportTypes[type].map((entry) => entry.key));

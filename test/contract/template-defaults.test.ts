@@ -9,7 +9,7 @@ import {
 import { seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { element, generalBody, parsed, vegetationBody } from './fixtures.js';
 
-// README, decisions: "Responses" (PUT is a full replacement: what the body leaves out is back to
+// docs/decisions.md: "Responses" (PUT is a full replacement: what the body leaves out is back to
 // its default, never merged) and "The template document" (colorScale defaults to the
 // catalog's scale for the index). The service spec gives the catalog defaults: letter,
 // 150, margins of 2.

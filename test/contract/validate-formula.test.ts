@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateFormulaBodySchema, validateFormulaResultSchema } from '../../src/contract/index.js';
 import { issueAt, parsed, pathsOf } from './fixtures.js';
 
-// README, decisions: "Responses": POST /api/v2/templates/validate-formula answers 200
+// docs/decisions.md: "Responses": POST /api/v2/templates/validate-formula answers 200
 // `{ valid, usesL }` (plus `errors: [{ message, offset, length }]` when invalid). A missing,
 // non-string or over-long `formula` is a 400, not `valid: false`.
 

@@ -7,7 +7,7 @@ import { checkTraffic } from './openapi-traffic.js';
 import type { AnalysisType, ErrorBody, Paginated, ReportTypesCatalog, StatisticsCatalog, Template, VegetationIndexDefaults } from '../../src/contract/index.js';
 import { api, type IssuedKey, type ServiceUnderTest } from './server.js';
 
-/** ISO 8601 UTC with exactly three fractional digits (README, decisions: timestamps in UTC with milliseconds). */
+/** ISO 8601 UTC with exactly three fractional digits (docs/decisions.md: timestamps in UTC with milliseconds). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export type ApiResponse = Awaited<ReturnType<typeof api>>;
@@ -88,7 +88,7 @@ export function fullBody(catalogs: CatalogsOverHttp, name = 'full template'): Re
   };
 }
 
-/** The body exactly as the README's decisions (Errors) describe it: these keys and no others. */
+/** The body exactly as docs/decisions.md (Errors) describe it: these keys and no others. */
 export function expectError(response: ApiResponse, status: number, code: string): ErrorBody {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);

@@ -142,7 +142,7 @@ function dechunk(bytes: Buffer): Buffer | null {
   }
 }
 
-/** README, decisions (Errors): the one code each status may carry. */
+/** docs/decisions.md (Errors): the one code each status may carry. */
 export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
   400: ['VALIDATION_FAILED'],
   401: ['API_KEY_MISSING', 'API_KEY_INVALID'],

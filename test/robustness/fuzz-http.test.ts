@@ -6,7 +6,7 @@ import { answerProblem, rawRequest, type RawAnswer, type RawRequest } from '../h
 
 /**
  * Property-based fuzzing of every endpoint of one real server, over raw sockets: whatever
- * arrives, the answer is a documented success or one of the status/code pairs of the README's decisions (Errors) with
+ * arrives, the answer is a documented success or one of the status/code pairs of docs/decisions.md (Errors) with
  * exactly `{ error, message[, issues] }` — never a 500, never a hang — the server still answers
  * afterwards, and a rejected write changes nothing.
  */

@@ -6,7 +6,7 @@ import { api, tempDir, type IssuedKey } from '../helpers/server.js';
 import { createTemplate, expectError, listAll, minimalBody, readCatalogs, type CatalogsOverHttp, type TemplateDoc } from '../helpers/http.js';
 
 /**
- * README, decisions: "Authentication", as a matrix over every endpoint of the OpenAPI document and
+ * docs/decisions.md: "Authentication", as a matrix over every endpoint of the OpenAPI document and
  * every method: B's keys (owner and sub-user) never reach A's data, a revoked key is refused at
  * once, a key in the query string is never used, and no key is ever written anywhere — not in
  * the access log (this server runs with it), not in an error body, not in `--verbose` output.

@@ -11,7 +11,7 @@ import { sqliteDriver } from '../../src/server/store/driver.js';
 const { Database } = sqliteDriver();
 
 /**
- * Faults a real `reportctl serve` must ride out (README, decisions: "The embedded service"): a database
+ * Faults a real `reportctl serve` must ride out (docs/decisions.md: "The embedded service"): a database
  * another process holds locked, files that are not its database, a disk that fills up, clients
  * that never finish their request, and a SIGTERM in the middle of an upload. (SIGKILL during a
  * write burst is test/server/durability.test.ts; twenty rounds: `node bench/soak-kill.mjs`.)
@@ -265,7 +265,7 @@ describe('a disk that fills up (REPORTCTL_TEST_MAX_PAGE_COUNT caps the file)', (
       }
       expect(acknowledged.length).toBeGreaterThan(5);
       expect(failure, 'the cap was never reached').toBeDefined();
-      // the README's decisions have no row for a full disk: a 500 with the generic message, no stack, logged.
+      // docs/decisions.md have no row for a full disk: a 500 with the generic message, no stack, logged.
       const body = expectError(failure!, 500, 'INTERNAL_ERROR');
       expect(body.message).toBe('Internal error; it has been logged');
       expect(failure!.text).not.toMatch(/SQLITE|disk|full|\bat\b|\.js/i);

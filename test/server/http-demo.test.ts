@@ -4,7 +4,7 @@ import { spawnCli, type SpawnedCli } from '../helpers/cli.js';
 import { api, tempDir } from '../helpers/server.js';
 import { ISO_MS, listAll, type Page } from '../helpers/http.js';
 
-/** `reportctl serve --demo` as a user first meets it (README, decisions: "The embedded service"). */
+/** `reportctl serve --demo` as a user first meets it (docs/decisions.md: "The embedded service"). */
 
 interface DemoLine {
   url: string;

@@ -15,7 +15,7 @@ import {
 } from '../helpers/http.js';
 
 /**
- * Every row of the README's decisions (Errors) (429 is in http-rate-limits.test.ts; a 500 cannot be
+ * Every row of docs/decisions.md (Errors) (429 is in http-rate-limits.test.ts; a 500 cannot be
  * provoked from outside), each with its exact body, over real HTTP.
  */
 

@@ -16,7 +16,7 @@ import {
 } from '../helpers/http.js';
 
 /**
- * README, decisions: "Authentication": a key never reaches another account's data (404, exactly as an
+ * docs/decisions.md: "Authentication": a key never reaches another account's data (404, exactly as an
  * unknown id), a sub-user's key sees exactly what the owner's sees, and the template limit is
  * counted over the whole account, even under concurrent creates.
  */

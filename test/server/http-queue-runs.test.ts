@@ -8,7 +8,7 @@ import { ISO_MS, expectError, listAll, type Page } from '../helpers/http.js';
 /**
  * Queues and runs are driven by `reportctl admin` (in this process) on the database file while
  * the server runs; every change must be visible through the HTTP API on the very next request
- * (README, decisions: "Queues, runs and analyses", "The embedded service").
+ * (docs/decisions.md: "Queues, runs and analyses", "The embedded service").
  */
 
 const suite = inProcessServiceForSuite();

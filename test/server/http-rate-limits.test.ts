@@ -13,7 +13,7 @@ import {
 } from '../helpers/http.js';
 
 /**
- * README, decisions: "Limits" on a suite.server started with the limits left at their defaults (120 reads
+ * docs/decisions.md: "Limits" on a suite.server started with the limits left at their defaults (120 reads
  * and 30 writes per account per rolling minute). Each test uses a fresh account, so each
  * starts with full buckets; everything here runs well within one minute.
  */

@@ -10,7 +10,7 @@ import type { Analysis, Queue, QueueRun } from '../../src/contract/index.js';
 /**
  * The read-only endpoints over real HTTP: the three catalogs, queues, queue runs, analyses
  * (v2 and the deprecated v0) and the OpenAPI document. Queues, runs and analyses come from
- * `admin seed`, the way the README's decisions keep them outside the API.
+ * `admin seed`, the way docs/decisions.md keep them outside the API.
  */
 
 const suite = inProcessServiceForSuite();

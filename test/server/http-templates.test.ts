@@ -18,8 +18,8 @@ import {
 } from '../helpers/http.js';
 
 /**
- * The template endpoints over real HTTP against the service in this process (README, decisions:
- * "Responses", "The template document"). Expected values come from the README's decisions and the
+ * The template endpoints over real HTTP against the service in this process (docs/decisions.md:
+ * "Responses", "The template document"). Expected values come from docs/decisions.md and the
  * catalogs the suite.server publishes, never from the implementation.
  */
 
