@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesDiff } from '../../../src/cli/commands/templates/diff.js';
@@ -7,7 +7,7 @@ import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inProcessServiceForSuite } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/server.js';
-import { accountOn, names, readJson, writeJson } from './support.js';
+import { accountOn, colourStopsBody, colourStopsTemplate, names, readJson, writeJson } from './support.js';
 
 describe('templates diff flags', () => {
   itParsesFlags(
@@ -145,5 +145,26 @@ describe('through the built binary', { timeout: 60_000 }, () => {
     const empty = await runCli(['templates', 'diff', tempDir()], { env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/no template files \(\*\.json\) in /);
+  });
+});
+
+describe('templates diff on the largest templates', { timeout: 60_000 }, () => {
+  it('a 256 KiB template with every value changed is diffed in a small heap and little memory', async () => {
+    const { env, create } = await account();
+    await create(colourStopsBody(0));
+    const dir = tempDir();
+    writeFileSync(join(dir, 'many-stops.json'), colourStopsTemplate(1));
+    // The child's peak memory, written as it exits. The old diff kept a frontier (typed
+    // arrays, outside the V8 heap) per step: gigabytes here, which a heap limit alone misses.
+    const peak = join(dir, 'peak-rss');
+    const preload = join(dir, 'peak-rss.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(peak)}, String(process.resourceUsage().maxRSS)));`);
+    const result = await runCli(['templates', 'diff', dir], { env: { ...env, NODE_OPTIONS: `--max-old-space-size=48 --require ${preload}` } });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
+    expect(result.stdout.match(/^@@/gm)).toHaveLength(1);
+    expect(result.stdout).toContain('-        "value": 6799,\n');
+    expect(result.stdout).toContain('+        "value": 6799.5,\n');
+    expect(Number(readFileSync(peak, 'utf8')) / 1024).toBeLessThan(200);
   });
 });

@@ -5,7 +5,6 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import type { TemplatePlan } from './support/plan.js';
-import { unifiedHunks } from './support/unified-diff.js';
 import { jsonForTerminal } from '../../sanitize.js';
 
 const verb = (parent: Parent) =>
@@ -41,7 +40,11 @@ export function registerTemplatesDiff(
 }
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ planFromFolder, planSummary }, { quoted }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
+  const [{ planFromFolder, planSummary }, { quoted }, { unifiedHunks }] = await Promise.all([
+    import('./support/plan.js'),
+    import('./support/folder.js'),
+    import('./support/unified-diff.js'),
+  ]);
   const { session, plan } = await planFromFolder(dir, options, deps);
   const changes = changesOf(plan);
   if (options.json) {
