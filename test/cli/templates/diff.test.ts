@@ -233,5 +233,13 @@ describe('templates diff --format markdown and --previews', () => {
     expect(index).not.toContain('Resolution');
     // Nothing from elsewhere: every src and href is one of the pictures beside it.
     expect([...index.matchAll(/(?:src|href)="([^"]*)"/g)].map(([, target]) => target).every((target) => /^[\w.-]+\.svg$/.test(target!))).toBe(true);
+
+    // A folder that cannot be made: exit 2 before anything is printed.
+    const blocked = join(tempDir(), 'a-file');
+    writeFileSync(blocked, '');
+    const refused = await run(['templates', 'diff', dir, '--format', 'markdown', '--previews', join(blocked, 'previews')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--previews: cannot write \S+a-file\/previews: ENOTDIR/);
+    expect(refused.stdout).toBe('');
   });
 });

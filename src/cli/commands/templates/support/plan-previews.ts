@@ -126,26 +126,31 @@ export function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
   ].join('\n');
 }
 
-/** Writes the pictures and index.html into `dir` (made if missing; other files there are left alone). */
+/**
+ * Writes the pictures and index.html into `dir` (made if missing; other files there are left
+ * alone). A folder that cannot be written is a bad --previews: exit 2, before any output.
+ */
 export async function writePlanPreviews(plan: TemplatePlan, dir: string): Promise<{ files: number; index: string }> {
   // Loaded here: it loads node:crypto, which other commands never need.
-  const { writeFileAtomically } = await import('../../../output-file.js');
+  const { replaceFile } = await import('../../../output-file.js');
   const pictures = planPictures(plan);
+  const index = join(dir, 'index.html');
+  const files = [
+    ...pictures.flatMap((picture) => [
+      ...(picture.before !== undefined && picture.svgs.before !== undefined ? [{ path: join(dir, picture.before), text: picture.svgs.before }] : []),
+      { path: join(dir, picture.after), text: picture.svgs.after },
+    ]),
+    { path: index, text: previewsIndexHtml(pictures) },
+  ];
+  let path = dir;
   try {
     await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw new CliError(`--previews: cannot make the folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.failed);
-  }
-  let files = 0;
-  for (const picture of pictures) {
-    if (picture.before !== undefined && picture.svgs.before !== undefined) {
-      await writeFileAtomically(join(dir, picture.before), picture.svgs.before, '--previews');
-      files++;
+    for (const file of files) {
+      path = file.path;
+      await replaceFile(file.path, file.text);
     }
-    await writeFileAtomically(join(dir, picture.after), picture.svgs.after, '--previews');
-    files++;
+  } catch (error) {
+    throw new CliError(`--previews: cannot write ${escapeControls(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.usage, 'give a folder that can be written');
   }
-  const index = join(dir, 'index.html');
-  await writeFileAtomically(index, previewsIndexHtml(pictures), '--previews');
-  return { files, index };
+  return { files: files.length - 1, index };
 }
