@@ -79,6 +79,7 @@ function measure(what, kib) {
     running.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     let peakMiB = 0;
     const watch = setInterval(() => {
+      if (stopped) return; // killed: waiting for it to close
       let status = '';
       try {
         status = readFileSync(`/proc/${running.pid}/status`, 'utf8');
@@ -89,7 +90,7 @@ function measure(what, kib) {
       peakMiB = Math.max(peakMiB, rssKiB / 1024);
       const seconds = (performance.now() - started) / 1000;
       if (rssKiB / 1024 > capMiB) stopped = `stopped past the ${capMiB} MiB cap after ${seconds.toFixed(1)} s`;
-      else if (seconds > capSeconds) stopped = `stopped after ${capSeconds} s at ${Math.round(rssKiB / 1024)} MiB`;
+      else if (seconds > capSeconds) stopped = `stopped after ${capSeconds} s at ${Math.round(rssKiB / 1024)} MiB (peak ${Math.round(peakMiB)} MiB)`;
       if (stopped) running.kill('SIGKILL');
     }, 100);
     running.on('close', (code) => {
