@@ -2,7 +2,7 @@
 # Load it with:  source <(reportctl completion bash)
 _reportctl_subcommands() {
   case "$1" in
-    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor' ;;
+    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve parity admin completion doctor' ;;
     'templates') echo 'list get presets create replace edit delete validate preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
@@ -32,6 +32,7 @@ _reportctl_verb() {
     '|auth') echo 'auth' ;;
     '|formula') echo 'formula' ;;
     '|serve') echo 'serve' ;;
+    '|parity') echo 'parity' ;;
     '|admin') echo 'admin' ;;
     '|completion') echo 'completion' ;;
     '|doctor') echo 'doctor' ;;
@@ -144,6 +145,7 @@ _reportctl_flags() {
     'formula eval') echo '--band --eps --L --help' ;;
     'formula validate') echo '--help' ;;
     'serve') echo '--host --allow-host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --exec --help' ;;
+    'parity') echo '--record --replay --ignore --ignore-file --budget --max-time --cleanup --help' ;;
     'admin') echo '--help' ;;
     'admin accounts') echo '--help' ;;
     'admin accounts create') echo '--db --name --template-limit --help' ;;
@@ -190,6 +192,7 @@ _reportctl_value_flags() {
     'formula check') echo '--file' ;;
     'formula eval') echo '--band --eps --L' ;;
     'serve') echo '--host --allow-host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed --exec' ;;
+    'parity') echo '--record --replay --ignore --ignore-file --budget --max-time' ;;
     'admin accounts create') echo '--db --name --template-limit' ;;
     'admin accounts list') echo '--db' ;;
     'admin accounts set-limit') echo '--db' ;;
@@ -219,6 +222,8 @@ _reportctl_choices() {
     'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
     'analyses list|--analysis-type') echo 'counting replanting path' ;;
     'analyses list|--status') echo 'completed failed' ;;
+    'parity|--record') echo '%directories' ;;
+    'parity|--replay') echo '%directories' ;;
   esac
 }
 _reportctl_first_argument() {
