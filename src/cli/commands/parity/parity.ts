@@ -20,6 +20,7 @@ const verb = (program: Root) =>
     .option('--ignore-file <file>', 'more --ignore entries, one a line (# comments); with --replay, DIR/ignore.txt is read too')
     .option('--budget <n>', 'most requests sent to the target, retries and cleanup included', integerOption(1), DEFAULT_BUDGET)
     .option('--max-time <s>', 'most seconds the scenario may take (cleanup may take 30 s more)', secondsOption(1), DEFAULT_MAX_SECONDS)
+    .option('--only <operation>', 'run only the steps of this operation (and those they build on); repeatable', repeatable, [])
     .option('--cleanup', 'first delete templates an earlier parity run left on the account (named reportctl-parity-…)')
     .addHelpText(
       'after',
@@ -52,6 +53,11 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
   const { readIgnoreFile, readRecording, writeRecording } = await import('./support/recording.js');
   const ignores = options.ignore.map((text) => parseIgnore(text) ?? usage(`--ignore: expected OPERATION:PATH, got \`${text}\``));
   if (options.ignoreFile !== undefined) ignores.push(...(await readIgnoreFile(options.ignoreFile, true)));
+  const { endpoints } = await import('../../../contract/endpoints.js');
+  const unknown = options.only.find((operation) => !Object.hasOwn(endpoints, operation));
+  if (unknown !== undefined) usage(`--only: no operation \`${unknown}\``, `operations: ${Object.keys(endpoints).join(', ')}`);
+  const { stepsOf } = await import('./support/scenario.js');
+  const steps = stepsOf(options.only);
   const started = deps.clock.now();
   const deadline = started + options.maxTime * 1000;
   const { startFreshServe } = await import('./support/fresh-serve.js');
@@ -76,20 +82,22 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
     const { apiKey, baseUrl } = session.settings;
     if (apiKey === undefined || apiKey === '') throw new CliError('parity needs an API key of a sandbox account', ExitCode.auth, 'pass --api-key or set REPORTCTL_API_KEY');
     const { runAgainstTarget } = await import('./support/target-run.js');
-    const live = await runAgainstTarget({ baseUrl, apiKey, budget: options.budget, deadline, cleanup: options.cleanup === true }, deps);
+    const live = await runAgainstTarget({ baseUrl, apiKey, budget: options.budget, deadline, cleanup: options.cleanup === true, steps }, deps);
     if (live.interrupted) return ExitCode.interrupted;
     ({ outcomes: expected, traits } = live);
     targetRequests = live.requests;
     leftBehind = live.leftBehind;
-    if (options.record !== undefined) await writeRecording(options.record, traits, expected);
+    if (options.record !== undefined) await writeRecording(options.record, steps, traits, expected);
   }
 
   const serve = await startFreshServe(traits);
   let served;
   let serveRequests;
   try {
-    const service = new PacedService({ baseUrl: serve.url, apiKey: serve.apiKey, clock: deps.clock, budget: Infinity, deadline, signal: deps.signal });
-    served = await runScenario(service, newContext(Math.random));
+    // The local run gets the same allowance of its own, however long the target took.
+    const serveDeadline = deps.clock.now() + options.maxTime * 1000;
+    const service = new PacedService({ baseUrl: serve.url, apiKey: serve.apiKey, clock: deps.clock, budget: Infinity, deadline: serveDeadline, signal: deps.signal });
+    served = await runScenario(service, newContext(Math.random), steps);
     serveRequests = service.sent;
   } finally {
     await serve.close();
@@ -97,7 +105,7 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
   if (deps.signal.aborted) return ExitCode.interrupted;
 
   const { compareOutcomes, printComparison } = await import('./support/report.js');
-  const comparison = compareOutcomes(expected, served, ignores);
+  const comparison = compareOutcomes(steps, expected, served, ignores);
   const seconds = Math.round((deps.clock.now() - started) / 100) / 10;
   const requests = { ...(targetRequests !== undefined ? { target: targetRequests } : {}), serve: serveRequests };
   if (options.json) {
@@ -112,6 +120,6 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
   return comparison.result === 'differs' ? ExitCode.failed : ExitCode.ok;
 }
 
-function usage(message: string): never {
-  throw new UsageError(message);
+function usage(message: string, hint?: string): never {
+  throw new UsageError(message, hint);
 }

@@ -5,7 +5,7 @@ import { replaceFile } from '../../../output-file.js';
 import type { ServiceTraits } from './fresh-serve.js';
 import { stableJson } from './normalise.js';
 import type { StepOutcome } from './run.js';
-import { scenario } from './scenario.js';
+import type { Step } from './scenario.js';
 import { parseIgnore, type Ignore } from './compare.js';
 
 /** A recording: `service.json` (catalogs and limits), one `NNN-STEP.json` per step, maybe `ignore.txt`. */
@@ -16,11 +16,11 @@ const STEP_FILE = /^\d{3}-[\w.-]+\.json$/;
 const stepFile = (at: number, name: string) => `${String(at + 1).padStart(3, '0')}-${name}.json`;
 
 /** Writes the target's normalised answers; step files of an earlier recording are replaced. */
-export async function writeRecording(dir: string, traits: ServiceTraits, outcomes: Map<string, StepOutcome>): Promise<void> {
+export async function writeRecording(dir: string, steps: readonly Step[], traits: ServiceTraits, outcomes: Map<string, StepOutcome>): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const file of await readdir(dir)) if (STEP_FILE.test(file)) await rm(join(dir, file));
   await replaceFile(join(dir, SERVICE_FILE), `${stableJson(traits)}\n`);
-  for (const [at, step] of scenario.entries()) {
+  for (const [at, step] of steps.entries()) {
     const outcome = outcomes.get(step.name) ?? { unanswered: 'not run' };
     await replaceFile(join(dir, stepFile(at, step.name)), `${stableJson({ operation: step.operation, step: step.name, ...outcome })}\n`);
   }

@@ -7,7 +7,7 @@ import { escapeControls } from '../../../sanitize.js';
 import type { Style } from '../../../style.js';
 import { compareAnswers, isIgnored, type Difference, type Ignore } from './compare.js';
 import type { StepOutcome } from './run.js';
-import { scenario } from './scenario.js';
+import type { Step } from './scenario.js';
 
 export type Verdict = 'same' | 'differs' | 'not comparable';
 
@@ -29,13 +29,13 @@ export interface Comparison {
 }
 
 /** Compares every step's answers, served against expected, and sums them up per operation. */
-export function compareOutcomes(expected: Map<string, StepOutcome>, served: Map<string, StepOutcome>, ignores: readonly Ignore[]): Comparison {
+export function compareOutcomes(steps: readonly Step[], expected: Map<string, StepOutcome>, served: Map<string, StepOutcome>, ignores: readonly Ignore[]): Comparison {
   const differences: Difference[] = [];
   let ignored = 0;
   const operations = new Map<OperationId, OperationResult>(
     (Object.keys(endpoints) as OperationId[]).map((operation) => [operation, { operation, result: 'not comparable', steps: 0, compared: 0, notComparable: [] }]),
   );
-  for (const step of scenario) {
+  for (const step of steps) {
     const row = operations.get(step.operation)!;
     row.steps += 1;
     const want = expected.get(step.name) ?? { unanswered: 'not in the recording' };
@@ -53,7 +53,7 @@ export function compareOutcomes(expected: Map<string, StepOutcome>, served: Map<
     if (kept.length > 0) row.result = 'differs';
     else if (row.result !== 'differs') row.result = 'same';
   }
-  return { result: differences.length > 0 ? 'differs' : 'same', operations: [...operations.values()], differences, ignored };
+  return { result: differences.length > 0 ? 'differs' : 'same', operations: [...operations.values()].filter((row) => row.steps > 0), differences, ignored };
 }
 
 function shown(value: unknown): string {

@@ -46,6 +46,8 @@ export interface Step {
   operation: OperationId;
   /** The request, or undefined when an earlier answer it needs is missing (not comparable). */
   request(context: ScenarioContext): StepRequest | undefined;
+  /** Steps whose answers this one's request is built from (run first by `--only`). */
+  needs?: readonly string[];
   /** A 2xx answer's `id` is a template this run created, known by this label until deleted. */
   creates?: string;
   /** A 2xx answer means the template with this label is gone. */
@@ -123,9 +125,17 @@ function totalOfOurs(query: Record<string, string | number>) {
   };
 }
 
-function listing(name: string, query: (context: ScenarioContext) => Record<string, string | number> | undefined, values: readonly string[] = ['total']): Step {
+const THE_CREATES = ['createTemplate', 'createTemplate.vegetationIndex', 'createTemplate.customIndex'];
+
+function listing(
+  name: string,
+  query: (context: ScenarioContext) => Record<string, string | number> | undefined,
+  values: readonly string[] = ['total'],
+  needs: readonly string[] = ['listReportTypes', ...THE_CREATES],
+): Step {
   return {
     name,
+    needs,
     operation: 'listTemplates',
     request: (context) => {
       const asked = query(context);
@@ -142,6 +152,7 @@ function catalogSteps(operation: 'listReportTypes' | 'listStatistics' | 'getVege
     {
       name: `${operation}.conditional`,
       operation,
+      needs: [operation],
       request: (context) => {
         const etag = context.answers.get(operation)?.headers.etag;
         return etag === undefined ? undefined : { method: 'GET', path, ifNoneMatch: etag };
@@ -155,6 +166,7 @@ function accepted(name: string, label: string, category: 'general' | 'vegetation
   return {
     name,
     operation: 'createTemplate',
+    needs: ['listReportTypes'],
     creates: label,
     request: (context) => {
       const body = templateBody(context, label, category, extra);
@@ -168,6 +180,7 @@ function replacing(name: string, label: string, extra: Record<string, unknown>):
   return {
     name,
     operation: 'replaceTemplate',
+    needs: ['listReportTypes', 'createTemplate'],
     request: (context) => {
       const id = idOf(context, 'general');
       const body = templateBody(context, label, 'general', extra);
@@ -181,6 +194,7 @@ function refusedCreate(name: string, change: (body: Record<string, unknown>) => 
   return {
     name: `createTemplate.${name}`,
     operation: 'createTemplate',
+    needs: ['listReportTypes'],
     creates: `refused-${name}`,
     request: (context) => {
       const body = templateBody(context, `refused-${name}`, 'general');
@@ -206,6 +220,7 @@ export const scenario: readonly Step[] = [
   {
     name: 'getTemplate',
     operation: 'getTemplate',
+    needs: ['createTemplate'],
     request: (context) => {
       const id = idOf(context, 'general');
       return id === undefined ? undefined : { method: 'GET', path: `${TEMPLATES}/${id}` };
@@ -216,6 +231,7 @@ export const scenario: readonly Step[] = [
   {
     name: 'getTemplate.customIndex',
     operation: 'getTemplate',
+    needs: ['createTemplate.customIndex'],
     request: (context) => {
       const id = idOf(context, 'custom');
       return id === undefined ? undefined : { method: 'GET', path: `${TEMPLATES}/${id}` };
@@ -241,7 +257,7 @@ export const scenario: readonly Step[] = [
   listing('listTemplates.pastTheEnd', (context) => {
     const total = bodyOf(context, 'listTemplates')?.total;
     return typeof total === 'number' ? { limit: 3, page: Math.ceil(total / 3) + 1 } : undefined;
-  }, ['total', 'data']),
+  }, ['total', 'data'], ['listTemplates']),
   {
     name: 'listTemplates.quotedLimit',
     operation: 'listTemplates',
@@ -259,6 +275,7 @@ export const scenario: readonly Step[] = [
   {
     name: 'deleteTemplate',
     operation: 'deleteTemplate',
+    needs: ['createTemplate.vegetationIndex'],
     deletes: 'ndvi',
     request: (context) => {
       const id = idOf(context, 'ndvi');
@@ -268,6 +285,7 @@ export const scenario: readonly Step[] = [
   {
     name: 'deleteTemplate.again',
     operation: 'deleteTemplate',
+    needs: ['deleteTemplate'],
     request: (context) => {
       const created = bodyOf(context, 'createTemplate.vegetationIndex')?.id;
       return typeof created === 'string' && !context.created.has('ndvi') ? { method: 'DELETE', path: `${TEMPLATES}/${created}` } : undefined;
@@ -323,6 +341,20 @@ export const scenario: readonly Step[] = [
     }),
   ),
 ];
+
+/** The steps of these operations and every step they need, in the scenario's order. */
+export function stepsOf(operations: readonly string[]): readonly Step[] {
+  if (operations.length === 0) return scenario;
+  const byName = new Map(scenario.map((step) => [step.name, step]));
+  const wanted = new Set<string>();
+  const want = (step: Step) => {
+    if (wanted.has(step.name)) return;
+    wanted.add(step.name);
+    for (const name of step.needs ?? []) want(byName.get(name)!);
+  };
+  for (const step of scenario) if (operations.includes(step.operation)) want(step);
+  return scenario.filter((step) => wanted.has(step.name));
+}
 
 /** The key a request carries, given the account's. */
 export function keyFor(use: KeyUse | undefined, accountKey: string): string | undefined {

@@ -5,6 +5,7 @@ import { escapeControls } from '../../../sanitize.js';
 import { traitsOf, type ServiceTraits } from './fresh-serve.js';
 import { PREFIX_FAMILY } from './normalise.js';
 import { PacedService } from './paced.js';
+import type { Step } from './scenario.js';
 import { CLEANUP_MS, cleanUp, cleanupReserve, deleteTemplates, listTemplates, newContext, runScenario, type StepOutcome } from './run.js';
 
 export interface TargetRun {
@@ -22,7 +23,7 @@ export interface TargetRun {
  * (or deletes them first with `cleanup`), and deletes what this run created however it ends.
  */
 export async function runAgainstTarget(
-  target: { baseUrl: string; apiKey: string; budget: number; deadline: number; cleanup: boolean },
+  target: { baseUrl: string; apiKey: string; budget: number; deadline: number; cleanup: boolean; steps: readonly Step[] },
   deps: CliDeps,
 ): Promise<TargetRun> {
   const context = newContext(Math.random);
@@ -50,7 +51,7 @@ export async function runAgainstTarget(
   let outcomes = new Map<string, StepOutcome>();
   let leftBehind: string[] = [];
   try {
-    outcomes = await runScenario(service, context);
+    outcomes = await runScenario(service, context, target.steps);
   } finally {
     const created = context.created.size;
     leftBehind = await cleanUp(service, context, deps.clock.now).catch((error: unknown) => [`all ${created} (${error instanceof Error ? error.message : String(error)})`]);
