@@ -184,6 +184,21 @@ describe('parity against serve', () => {
     expect(await leftOnTarget()).toEqual([]);
   });
 
+  it('tells a failure served as a success by its status and error code, not field by field', async () => {
+    const proxy = await proxyTo(suite.server.url, (request, answer) => {
+      if (request.path.endsWith('/presets')) {
+        answer.status = 503;
+        answer.body = { error: 'SERVICE_UNAVAILABLE', message: 'down' };
+      }
+    });
+    const { code, report } = await parity(['--only', 'listPresets'], proxy.url);
+    expect(code).toBe(1);
+    expect(report!.differences.map(({ path, expected, served }) => [path, expected, served])).toEqual([
+      ['status', 503, 200],
+      ['body.error', 'SERVICE_UNAVAILABLE', '(absent)'],
+    ]);
+  });
+
   it('accepts a difference named by --ignore', async () => {
     const proxy = await proxyTo(suite.server.url, (request, answer) => {
       if (request.method === 'DELETE' && answer.status === 204) answer.status = 200;
