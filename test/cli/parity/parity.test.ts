@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { registerParity } from '../../../src/cli/commands/parity/parity.js';
 import { BIN, cleanEnv } from '../../helpers/cli.js';
 import { fakeClock } from '../../helpers/clock.js';
@@ -93,7 +93,16 @@ describe('parity against serve', () => {
     expect(report!.operations).toHaveLength(15);
     for (const row of report!.operations) expect([row.operation, row.result, row.compared]).toEqual([row.operation, 'same', row.steps]);
     expect(report!.requests.target).toBeLessThanOrEqual(200);
-    expect(readdirSync(join(dir, 'rec')).filter((file) => /^\d{3}-/.test(file))).toHaveLength(report!.operations.reduce((sum, row) => sum + row.steps, 0));
+    const files = readdirSync(join(dir, 'rec'));
+    expect(files.filter((file) => /^\d{3}-/.test(file))).toHaveLength(report!.operations.reduce((sum, row) => sum + row.steps, 0));
+    // Fit to commit: no key, no id, no time of this run.
+    const recorded = files.map((file) => readFileSync(join(dir, 'rec', file), 'utf8')).join('\n');
+    expect(recorded).not.toContain('rctl_');
+    // service.json keeps the catalogs as served, their ids included; the steps hold none.
+    const steps = files.filter((file) => file !== 'service.json').map((file) => readFileSync(join(dir, 'rec', file), 'utf8'));
+    expect(steps.join('\n')).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
+    expect(recorded).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    expect(recorded).not.toMatch(/reportctl-parity-(?!<run>)/);
     expect(await leftOnTarget()).toEqual([]);
   });
 
