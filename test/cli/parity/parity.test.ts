@@ -263,6 +263,7 @@ describe('parity against serve', () => {
     const reasons = report!.operations[0]!.notComparable.map((entry) => entry.reason);
     expect(reasons).toContain('expected: rate limited (429)');
     expect(reasons).toContain('expected: request budget spent');
+    expect(stderr).toContain(`${reasons.length} steps not comparable`);
   });
 
   it('stays within its time against a target that answers slowly', async () => {

@@ -114,8 +114,10 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
     await printComparison(deps, style, comparison);
   }
   const ignored = comparison.ignored > 0 ? `, ${comparison.ignored} ignored` : '';
+  const unanswered = comparison.operations.reduce((sum, row) => sum + row.notComparable.length, 0);
+  const notComparable = unanswered > 0 ? `, ${unanswered} steps not comparable` : '';
   const target = targetRequests !== undefined ? `${targetRequests} requests to the target (budget ${options.budget}), ` : `replayed ${options.replay}, `;
-  writeLine(deps.io.stderr, `${comparison.differences.length} differences${ignored}; ${target}${serveRequests} to serve, ${seconds} s`);
+  writeLine(deps.io.stderr, `${comparison.differences.length} differences${ignored}${notComparable}; ${target}${serveRequests} to serve, ${seconds} s`);
   if (leftBehind.length > 0) return ExitCode.failed;
   return comparison.result === 'differs' ? ExitCode.failed : ExitCode.ok;
 }
