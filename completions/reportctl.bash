@@ -2,7 +2,7 @@
 # Load it with:  source <(reportctl completion bash)
 _reportctl_subcommands() {
   case "$1" in
-    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor help' ;;
+    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve parity admin completion doctor help' ;;
     'templates') echo 'list get presets create replace edit delete validate preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
@@ -33,6 +33,7 @@ _reportctl_verb() {
     '|auth') echo 'auth' ;;
     '|formula') echo 'formula' ;;
     '|serve') echo 'serve' ;;
+    '|parity') echo 'parity' ;;
     '|admin') echo 'admin' ;;
     '|completion') echo 'completion' ;;
     '|doctor') echo 'doctor' ;;
@@ -147,6 +148,7 @@ _reportctl_flags() {
     'formula eval') echo '--band --eps --L --help' ;;
     'formula validate') echo '--help' ;;
     'serve') echo '--host --allow-host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --no-access-log --import --export-on-exit --fault --seed --exec --help' ;;
+    'parity') echo '--record --replay --ignore --ignore-file --budget --max-time --only --cleanup --help' ;;
     'admin') echo '--help' ;;
     'admin accounts') echo '--help' ;;
     'admin accounts create') echo '--db --name --template-limit --help' ;;
@@ -196,6 +198,7 @@ _reportctl_value_flags() {
     'formula check') echo '--file' ;;
     'formula eval') echo '--band --eps --L' ;;
     'serve') echo '--host --allow-host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --import --export-on-exit --fault --seed --exec' ;;
+    'parity') echo '--record --replay --ignore --ignore-file --budget --max-time --only' ;;
     'admin accounts create') echo '--db --name --template-limit' ;;
     'admin accounts list') echo '--db' ;;
     'admin accounts set-limit') echo '--db' ;;
@@ -227,6 +230,8 @@ _reportctl_choices() {
     'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
     'analyses list|--analysis-type') echo 'counting replanting path' ;;
     'analyses list|--status') echo 'completed failed' ;;
+    'parity|--record') echo '%directories' ;;
+    'parity|--replay') echo '%directories' ;;
     'help reference|--man') echo '%directories' ;;
   esac
 }

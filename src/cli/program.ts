@@ -2,6 +2,7 @@ import { Command, CommanderError, type CommandUnknownOpts } from './typed-comman
 import type { ActionResult, Wrap } from './action.js';
 import { registerFormulaCommands } from './commands/formula/index.js';
 import { registerServe } from './commands/serve/serve.js';
+import { registerParity } from './commands/parity/parity.js';
 import { registerAdmin } from './commands/admin/index.js';
 import { registerTemplatesCommands } from './commands/templates/index.js';
 import { registerCatalogsCommands } from './commands/catalogs/index.js';
@@ -37,6 +38,7 @@ const groups: ReadonlyArray<readonly [name: string, register: Register]> = [
   ['auth', registerAuthCommands],
   ['formula', registerFormulaCommands],
   ['serve', registerServe],
+  ['parity', registerParity],
   ['admin', registerAdmin],
   // `completion` prints a script built from the whole tree; `__complete` only fetches ids.
   ['__complete', registerCompletion],
