@@ -1,4 +1,4 @@
-import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
+import { ApiResponseError, ListOverrunError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { CliError, cliErrorCode, CommandFailed, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
 import { escapeControls } from './sanitize.js';
@@ -64,6 +64,10 @@ function describe(error: unknown): Failure {
       hints,
       lines: [`reportctl: ${error.status} ${error.code}: ${error.message}`, ...issueLines(error.issues), ...hints.map((hint) => `hint: ${hint}`)],
     };
+  }
+  if (error instanceof ListOverrunError) {
+    const hint = `a list is read only as far as its first page said, and to ${error.caps.items} items and ${error.caps.bytes / 1024 / 1024} MiB at most; try again, and if it happens again the service is broken or not the one you meant: check --base-url / REPORTCTL_BASE_URL`;
+    return failure('LIST_OVERRUN', error.message, ExitCode.network, [hint]);
   }
   if (error instanceof NetworkError) {
     return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, [networkHint(error)]);

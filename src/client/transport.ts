@@ -61,6 +61,7 @@ export async function sendOnce(
   const timer = setTimeout(() => deadline.abort(), timeout);
   let response: Dispatcher.ResponseData;
   let text: string;
+  let bytes: number;
   try {
     const target = new URL(url);
     response = await request.call(options.dispatcher ?? defaultDispatcher(), {
@@ -73,7 +74,7 @@ export async function sendOnce(
       bodyTimeout: timeout,
       signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
     });
-    text = await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url);
+    ({ text, bytes } = await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url));
   } catch (error) {
     if (signal?.aborted || error instanceof ResponseTooLargeError) throw error;
     if (deadline.signal.aborted) throw new NetworkError(url, `waited ${timeout / 1000} s`, true);
@@ -98,14 +99,14 @@ export async function sendOnce(
       parsed = text;
     }
   }
-  return { status: response.statusCode, headers: responseHeaders, body: parsed, url };
+  return { status: response.statusCode, headers: responseHeaders, body: parsed, url, bytes };
 }
 
 /**
  * The body as text, read no further than `limit` bytes: an endless answer is cut off, not
  * held until memory runs out. A Content-Length over the limit is refused before reading.
  */
-async function readText(response: Dispatcher.ResponseData, limit: number, url: string): Promise<string> {
+async function readText(response: Dispatcher.ResponseData, limit: number, url: string): Promise<{ text: string; bytes: number }> {
   const declared = Number(response.headers['content-length']);
   if (declared > limit) {
     response.body.destroy();
@@ -119,7 +120,7 @@ async function readText(response: Dispatcher.ResponseData, limit: number, url: s
     chunks.push(chunk);
   }
   // As undici's text(): UTF-8, a byte order mark dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  return { text: new TextDecoder().decode(Buffer.concat(chunks, size)), bytes: size };
 }
 
 function redact(name: string, value: string): string {
