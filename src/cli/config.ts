@@ -3,7 +3,9 @@ import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { KeyHeader } from '../client/key-headers.js';
 import type { Env } from './io.js';
+import { UsageError } from './errors.js';
 import { importPackage } from './import-package.js';
+import { closestMatch } from './suggest.js';
 
 /** One named set of connection settings in the config file. */
 export interface Profile {
@@ -145,6 +147,32 @@ export function resolveSettings(flags: SettingFlags, env: Env, config: ConfigSha
     language: profile.language ?? languageFromEnv(env),
     sources: { baseUrl: baseUrl.source, apiKey: apiKey.value === undefined ? 'none' : apiKey.source },
   };
+}
+
+/** Every profile a name may choose: those in the file, and `default`, which always exists. */
+export function knownProfiles(config: ConfigShape): string[] {
+  return [...new Set([DEFAULT_PROFILE, ...Object.keys(config.profiles ?? {})])];
+}
+
+/** `no profile "stagin"; did you mean "staging"?`, exit 2, and how to start one of that name. */
+export function noProfileError(name: string, known: readonly string[], chosenBy?: string): UsageError {
+  const guess = closestMatch(name, known);
+  return new UsageError(
+    `no profile "${name}"${guess ? `; did you mean "${guess}"?` : ''}`,
+    `${chosenBy ? `${chosenBy} names it; ` : ''}profiles: ${known.join(', ')}; \`reportctl config use --create ${name}\` starts a new one`,
+  );
+}
+
+/**
+ * The profile --profile or REPORTCTL_PROFILE names, when the config file has none of that
+ * name: a typo must not fall back to the defaults (another service, no key) without a word.
+ * Verbs that write a profile (`auth login`, `config set`) create it instead.
+ */
+export function unknownProfile(flags: SettingFlags, env: Env, config: ConfigShape): UsageError | undefined {
+  const named = flags.profile ?? nonEmpty(env.REPORTCTL_PROFILE);
+  const known = knownProfiles(config);
+  if (named === undefined || known.includes(named)) return undefined;
+  return noProfileError(named, known, flags.profile !== undefined ? '--profile' : 'REPORTCTL_PROFILE');
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

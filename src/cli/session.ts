@@ -1,4 +1,4 @@
-import { readConfig, resolveSettings, type Settings } from './config.js';
+import { readConfig, resolveSettings, unknownProfile, type Settings } from './config.js';
 import type { ApiTuning, CliDeps, GlobalOptions, Progress, Session } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
@@ -10,8 +10,12 @@ import { serviceApi } from '../client/api.js';
 
 export type { Progress, Session } from './context.js';
 
-export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promise<Settings> {
-  return resolveSettings(options, deps.env, readConfig(deps.env).config);
+/** The settings a command runs with; a profile named but not in the file is a usage error. */
+export async function settingsFor(options: GlobalOptions, deps: CliDeps, newProfile = false): Promise<Settings> {
+  const { config } = readConfig(deps.env);
+  const missing = newProfile ? undefined : unknownProfile(options, deps.env, config);
+  if (missing) throw missing;
+  return resolveSettings(options, deps.env, config);
 }
 
 export async function startProgress(deps: CliDeps): Promise<Progress> {
@@ -56,7 +60,7 @@ export async function countDown(text: (msLeft: number) => string, ms: number, cl
 
 /** What `CliDeps.api` is outside tests: the configured client, its style and progress. */
 export async function connect(options: GlobalOptions, deps: CliDeps, tuning: ApiTuning = {}): Promise<Session> {
-  const configured = await settingsFor(options, deps);
+  const configured = await settingsFor(options, deps, tuning.newProfile === true);
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
   for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
   const settings = { ...configured, baseUrl: baseUrl.url };

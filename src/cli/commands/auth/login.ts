@@ -52,10 +52,11 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
 }
 
 export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Promise<void> {
-  const before = await settingsFor(options, deps);
+  // Logging in to a profile not in the file yet creates it.
+  const before = await settingsFor(options, deps, true);
   const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
   // The key is checked before anything is saved: a key the service rejects is never stored.
-  const session = await deps.api({ ...options, apiKey: key });
+  const session = await deps.api({ ...options, apiKey: key }, { newProfile: true });
   try {
     await session.api.templates.list({ limit: 1 });
   } catch (error) {

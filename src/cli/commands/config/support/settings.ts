@@ -1,5 +1,5 @@
 import { keyHeaders } from '../../../../client/key-headers.js';
-import { resolveSettings, type ConfigShape, type ProfileKey } from '../../../config.js';
+import { resolveSettings, unknownProfile, type ConfigShape, type ProfileKey } from '../../../config.js';
 import type { Env } from '../../../io.js';
 import { UsageError } from '../../../errors.js';
 
@@ -60,13 +60,18 @@ export interface SettingRow {
   source: string;
 }
 
-/** Every effective setting and where it came from (flag > environment > profile > default). */
+/**
+ * Every effective setting and where it came from (flag > environment > profile > default);
+ * a profile named but not in the file is a usage error.
+ */
 export function describeSettings(
   flags: { baseUrl?: string; apiKey?: string; profile?: string },
   env: Env,
   config: ConfigShape,
   reveal = false,
 ): SettingRow[] {
+  const missing = unknownProfile(flags, env, config);
+  if (missing) throw missing;
   const settings = resolveSettings(flags, env, config);
   const name = settings.profileName;
   const profile = config.profiles?.[name] ?? {};
