@@ -114,7 +114,9 @@ export function keyHint(source: string | undefined): string {
   if (source === 'env REPORTCTL_API_KEY') {
     return 'the key came from the environment variable REPORTCTL_API_KEY, which overrides the key `reportctl auth login` saves; fix it or `unset REPORTCTL_API_KEY`';
   }
-  if (source?.startsWith('profile ')) return `the key came from ${source} (saved by \`reportctl auth login\`); run \`reportctl auth login\` with a valid key`;
+  if (source?.startsWith('profile ')) {
+    return `the key came from ${source} in the config file (saved there by \`reportctl auth login\` or \`reportctl config set api-key\`); run \`reportctl auth login\` with a valid key`;
+  }
   return 'no key is set: run `reportctl auth login`, or set REPORTCTL_API_KEY';
 }
 
