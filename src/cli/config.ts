@@ -175,6 +175,23 @@ export function unknownProfile(flags: SettingFlags, env: Env, config: ConfigShap
   return noProfileError(named, known, flags.profile !== undefined ? '--profile' : 'REPORTCTL_PROFILE');
 }
 
+/**
+ * A key saved in a profile with the base URL it was checked against (as `auth login` saves
+ * it) goes to that service only: a --base-url or REPORTCTL_BASE_URL naming another needs a key
+ * of its own, given as explicitly. `baseUrl` is the one requests would go to, normalised.
+ */
+export function keyForAnotherService(settings: Settings, config: ConfigShape, baseUrl: string): UsageError | undefined {
+  const { apiKey: keySource, baseUrl: urlSource } = settings.sources;
+  if (!keySource.startsWith('profile ') || (urlSource !== 'flag' && urlSource !== 'env REPORTCTL_BASE_URL')) return undefined;
+  const savedFor = config.profiles?.[settings.profileName]?.baseUrl;
+  const same = (a: string, b: string) => new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
+  if (savedFor === undefined || same(savedFor, baseUrl)) return undefined;
+  return new UsageError(
+    `the key in profile ${settings.profileName} was saved for ${savedFor}; not sending it to ${baseUrl} (from ${urlSource === 'flag' ? '--base-url' : 'REPORTCTL_BASE_URL'})`,
+    `give that service's key with --api-key or REPORTCTL_API_KEY, or save one in another profile: \`reportctl auth login --base-url ${baseUrl} --profile NAME\``,
+  );
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }

@@ -9,6 +9,17 @@ import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import { NetworkError, ResponseTooLargeError, UnexpectedResponseError } from './errors.js';
 import { MAX_RESPONSE_BYTES, type ApiClientOptions, type ApiResult, type RequestOptions } from './options.js';
 
+/**
+ * Never proxied unless NO_PROXY is set (then it decides, as given): a request to this machine
+ * through a proxy hands the proxy the key for nothing.
+ */
+export const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,[::1]';
+
+/** NO_PROXY as undici reads it, or the loopback names when neither spelling is set. */
+export function noProxyFrom(env: Record<string, string | undefined>): string {
+  return env.NO_PROXY ?? env.no_proxy ?? LOOPBACK_NO_PROXY;
+}
+
 let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
 function defaultDispatcher(): Dispatcher {
@@ -17,7 +28,7 @@ function defaultDispatcher(): Dispatcher {
     // client. Not its stream, pipeline and upgrade APIs, which nothing here calls.
     Object.assign(UndiciDispatcher.prototype, { request, connect });
   }
-  sharedDispatcher ??= new EnvHttpProxyAgent();
+  sharedDispatcher ??= new EnvHttpProxyAgent({ noProxy: noProxyFrom(process.env) });
   return sharedDispatcher;
 }
 

@@ -48,7 +48,7 @@ describe('a 401 says where the refused key came from', () => {
     const refused = await runInProcess(['templates', 'list', '--api-key', 'rctl_wrong'], { env });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain(`hint: the base URL ${suite.server.url} came from profile default (saved by`);
-    const unreachable = await runInProcess(['templates', 'list'], { env: { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    const unreachable = await runInProcess(['templates', 'list', '--api-key', suite.account.apiKey], { env: { ...env, REPORTCTL_BASE_URL: 'http://127.0.0.1:9' } });
     expect(unreachable.code).toBe(6);
     expect(unreachable.stderr).toMatch(/^hint: is the service running\? .*; the base URL http:\/\/127\.0\.0\.1:9 came from the environment variable REPORTCTL_BASE_URL$/m);
   });
