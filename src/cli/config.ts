@@ -3,7 +3,9 @@ import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { KeyHeader } from '../client/key-headers.js';
 import type { Env } from './io.js';
+import { UsageError } from './errors.js';
 import { importPackage } from './import-package.js';
+import { closestMatch } from './suggest.js';
 
 /** One named set of connection settings in the config file. */
 export interface Profile {
@@ -145,6 +147,49 @@ export function resolveSettings(flags: SettingFlags, env: Env, config: ConfigSha
     language: profile.language ?? languageFromEnv(env),
     sources: { baseUrl: baseUrl.source, apiKey: apiKey.value === undefined ? 'none' : apiKey.source },
   };
+}
+
+/** Every profile a name may choose: those in the file, and `default`, which always exists. */
+export function knownProfiles(config: ConfigShape): string[] {
+  return [...new Set([DEFAULT_PROFILE, ...Object.keys(config.profiles ?? {})])];
+}
+
+/** `no profile "stagin"; did you mean "staging"?`, exit 2, and how to start one of that name. */
+export function noProfileError(name: string, known: readonly string[], chosenBy?: string): UsageError {
+  const guess = closestMatch(name, known);
+  return new UsageError(
+    `no profile "${name}"${guess ? `; did you mean "${guess}"?` : ''}`,
+    `${chosenBy ? `${chosenBy} names it; ` : ''}profiles: ${known.join(', ')}; \`reportctl config use --create ${name}\` starts a new one`,
+  );
+}
+
+/**
+ * The profile --profile or REPORTCTL_PROFILE names, when the config file has none of that
+ * name: a typo must not fall back to the defaults (another service, no key) without a word.
+ * Verbs that write a profile (`auth login`, `config set`) create it instead.
+ */
+export function unknownProfile(flags: SettingFlags, env: Env, config: ConfigShape): UsageError | undefined {
+  const named = flags.profile ?? nonEmpty(env.REPORTCTL_PROFILE);
+  const known = knownProfiles(config);
+  if (named === undefined || known.includes(named)) return undefined;
+  return noProfileError(named, known, flags.profile !== undefined ? '--profile' : 'REPORTCTL_PROFILE');
+}
+
+/**
+ * A key saved in a profile with the base URL it was checked against (as `auth login` saves
+ * it) goes to that service only: a --base-url or REPORTCTL_BASE_URL naming another needs a key
+ * of its own, given as explicitly. `baseUrl` is the one requests would go to, normalised.
+ */
+export function keyForAnotherService(settings: Settings, config: ConfigShape, baseUrl: string): UsageError | undefined {
+  const { apiKey: keySource, baseUrl: urlSource } = settings.sources;
+  if (!keySource.startsWith('profile ') || (urlSource !== 'flag' && urlSource !== 'env REPORTCTL_BASE_URL')) return undefined;
+  const savedFor = config.profiles?.[settings.profileName]?.baseUrl;
+  const same = (a: string, b: string) => new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
+  if (savedFor === undefined || same(savedFor, baseUrl)) return undefined;
+  return new UsageError(
+    `the key in profile ${settings.profileName} was saved for ${savedFor}; not sending it to ${baseUrl} (from ${urlSource === 'flag' ? '--base-url' : 'REPORTCTL_BASE_URL'})`,
+    `give that service's key with --api-key or REPORTCTL_API_KEY, or save one in another profile: \`reportctl auth login --base-url ${baseUrl} --profile NAME\``,
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

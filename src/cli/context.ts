@@ -43,6 +43,8 @@ export interface ApiTuning {
   retries?: false;
   /** Instead of the client's default cap on one answer's size. */
   maxResponseBytes?: number;
+  /** A profile missing from the config file is not refused: `auth login` creates it, `doctor` reports it. */
+  newProfile?: true;
 }
 
 /** What a command that talks to the service needs, built once per invocation. */

@@ -1,4 +1,4 @@
-import { ApiResponseError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
+import { ApiResponseError, ListOverrunError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { CliError, cliErrorCode, CommandFailed, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
 import { escapeControls } from './sanitize.js';
@@ -65,6 +65,10 @@ function describe(error: unknown): Failure {
       lines: [`reportctl: ${error.status} ${error.code}: ${error.message}`, ...issueLines(error.issues), ...hints.map((hint) => `hint: ${hint}`)],
     };
   }
+  if (error instanceof ListOverrunError) {
+    const hint = `a list is read only as far as its first page said, and to ${error.caps.items} items and ${error.caps.bytes / 1024 / 1024} MiB at most; try again, and if it happens again the service is broken or not the one you meant: check --base-url / REPORTCTL_BASE_URL`;
+    return failure('LIST_OVERRUN', error.message, ExitCode.network, [hint]);
+  }
   if (error instanceof NetworkError) {
     return failure(error.timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', error.message, ExitCode.network, [networkHint(error)]);
   }
@@ -110,7 +114,9 @@ export function keyHint(source: string | undefined): string {
   if (source === 'env REPORTCTL_API_KEY') {
     return 'the key came from the environment variable REPORTCTL_API_KEY, which overrides the key `reportctl auth login` saves; fix it or `unset REPORTCTL_API_KEY`';
   }
-  if (source?.startsWith('profile ')) return `the key came from ${source} (saved by \`reportctl auth login\`); run \`reportctl auth login\` with a valid key`;
+  if (source?.startsWith('profile ')) {
+    return `the key came from ${source} in the config file (saved there by \`reportctl auth login\` or \`reportctl config set api-key\`); run \`reportctl auth login\` with a valid key`;
+  }
   return 'no key is set: run `reportctl auth login`, or set REPORTCTL_API_KEY';
 }
 

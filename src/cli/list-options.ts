@@ -25,10 +25,14 @@ export function addListOptions<Args extends unknown[], Opts extends OptionValues
  * value outside it is a usage error with the closest valid one. `notes` describe the values.
  */
 export function choiceOption<Usage extends string, Choice extends string>(flags: Usage, description: string, choices: readonly Choice[], notes: ChoiceNotes = {}) {
-  const option = new Option(flags, description).choices(choices).argParser((value: string): Choice => {
+  return describeChoices(new Option(flags, description).choices(choices).argParser(choiceParser(choices)), notes);
+}
+
+/** The parser of a value limited to `choices` (an option's or an argument's). */
+export function choiceParser<Choice extends string>(choices: readonly Choice[]): (value: string) => Choice {
+  return (value) => {
     if ((choices as readonly string[]).includes(value)) return value as Choice;
     const guess = closestMatch(value, choices);
     throw new InvalidArgumentError(`${guess ? `did you mean ${guess}? ` : ''}Valid: ${choices.join(', ')}.`);
-  });
-  return describeChoices(option, notes);
+  };
 }

@@ -1,4 +1,4 @@
-import { readConfig, resolveSettings, type Settings } from './config.js';
+import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type ConfigShape, type Settings } from './config.js';
 import type { ApiTuning, CliDeps, GlobalOptions, Progress, Session } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
@@ -10,8 +10,16 @@ import { serviceApi } from '../client/api.js';
 
 export type { Progress, Session } from './context.js';
 
-export async function settingsFor(options: GlobalOptions, deps: CliDeps): Promise<Settings> {
-  return resolveSettings(options, deps.env, readConfig(deps.env).config);
+/** The settings a command runs with; a profile named but not in the file is a usage error. */
+export async function settingsFor(options: GlobalOptions, deps: CliDeps, newProfile = false): Promise<Settings> {
+  return (await settingsAndConfig(options, deps, newProfile)).settings;
+}
+
+async function settingsAndConfig(options: GlobalOptions, deps: CliDeps, newProfile: boolean): Promise<{ settings: Settings; config: ConfigShape }> {
+  const { config } = readConfig(deps.env);
+  const missing = newProfile ? undefined : unknownProfile(options, deps.env, config);
+  if (missing) throw missing;
+  return { settings: resolveSettings(options, deps.env, config), config };
 }
 
 export async function startProgress(deps: CliDeps): Promise<Progress> {
@@ -56,9 +64,11 @@ export async function countDown(text: (msLeft: number) => string, ms: number, cl
 
 /** What `CliDeps.api` is outside tests: the configured client, its style and progress. */
 export async function connect(options: GlobalOptions, deps: CliDeps, tuning: ApiTuning = {}): Promise<Session> {
-  const configured = await settingsFor(options, deps);
+  const { settings: configured, config } = await settingsAndConfig(options, deps, tuning.newProfile === true);
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
   for (const note of baseUrl.notes) writeLine(deps.io.stderr, note);
+  const elsewhere = keyForAnotherService(configured, config, baseUrl.url);
+  if (elsewhere) throw elsewhere;
   const settings = { ...configured, baseUrl: baseUrl.url };
   const { ApiClient } = await import('../client/http.js');
   const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));

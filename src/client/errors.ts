@@ -91,3 +91,18 @@ export class UnexpectedResponseError extends Error {
     this.name = 'UnexpectedResponseError';
   }
 }
+
+/**
+ * A list walk the service would not let end: more items or bytes than any honest account has,
+ * a total grown past the pages first announced, or a page sent twice. Nothing after it is read.
+ */
+export class ListOverrunError extends Error {
+  constructor(
+    readonly path: string,
+    detail: string,
+    readonly caps: { items: number; bytes: number },
+  ) {
+    super(`the service's list ${path} ${detail}; reportctl stopped reading it`);
+    this.name = 'ListOverrunError';
+  }
+}

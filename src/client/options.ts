@@ -53,4 +53,6 @@ export interface ApiResult {
   headers: Record<string, string>;
   body: unknown;
   url: string;
+  /** Bytes of the body as read: a list walk counts them against its cap. */
+  bytes: number;
 }

@@ -9,6 +9,17 @@ import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import { NetworkError, ResponseTooLargeError, UnexpectedResponseError } from './errors.js';
 import { MAX_RESPONSE_BYTES, type ApiClientOptions, type ApiResult, type RequestOptions } from './options.js';
 
+/**
+ * Never proxied unless NO_PROXY is set (then it decides, as given): a request to this machine
+ * through a proxy hands the proxy the key for nothing.
+ */
+export const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,[::1]';
+
+/** NO_PROXY as undici reads it, or the loopback names when neither spelling is set. */
+export function noProxyFrom(env: Record<string, string | undefined>): string {
+  return env.NO_PROXY ?? env.no_proxy ?? LOOPBACK_NO_PROXY;
+}
+
 let sharedDispatcher: Dispatcher | undefined;
 /** One keep-alive pool per process; EnvHttpProxyAgent honours HTTPS_PROXY / NO_PROXY. */
 function defaultDispatcher(): Dispatcher {
@@ -17,7 +28,7 @@ function defaultDispatcher(): Dispatcher {
     // client. Not its stream, pipeline and upgrade APIs, which nothing here calls.
     Object.assign(UndiciDispatcher.prototype, { request, connect });
   }
-  sharedDispatcher ??= new EnvHttpProxyAgent();
+  sharedDispatcher ??= new EnvHttpProxyAgent({ noProxy: noProxyFrom(process.env) });
   return sharedDispatcher;
 }
 
@@ -61,6 +72,7 @@ export async function sendOnce(
   const timer = setTimeout(() => deadline.abort(), timeout);
   let response: Dispatcher.ResponseData;
   let text: string;
+  let bytes: number;
   try {
     const target = new URL(url);
     response = await request.call(options.dispatcher ?? defaultDispatcher(), {
@@ -73,7 +85,7 @@ export async function sendOnce(
       bodyTimeout: timeout,
       signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
     });
-    text = await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url);
+    ({ text, bytes } = await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url));
   } catch (error) {
     if (signal?.aborted || error instanceof ResponseTooLargeError) throw error;
     if (deadline.signal.aborted) throw new NetworkError(url, `waited ${timeout / 1000} s`, true);
@@ -98,14 +110,14 @@ export async function sendOnce(
       parsed = text;
     }
   }
-  return { status: response.statusCode, headers: responseHeaders, body: parsed, url };
+  return { status: response.statusCode, headers: responseHeaders, body: parsed, url, bytes };
 }
 
 /**
  * The body as text, read no further than `limit` bytes: an endless answer is cut off, not
  * held until memory runs out. A Content-Length over the limit is refused before reading.
  */
-async function readText(response: Dispatcher.ResponseData, limit: number, url: string): Promise<string> {
+async function readText(response: Dispatcher.ResponseData, limit: number, url: string): Promise<{ text: string; bytes: number }> {
   const declared = Number(response.headers['content-length']);
   if (declared > limit) {
     response.body.destroy();
@@ -119,7 +131,7 @@ async function readText(response: Dispatcher.ResponseData, limit: number, url: s
     chunks.push(chunk);
   }
   // As undici's text(): UTF-8, a byte order mark dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  return { text: new TextDecoder().decode(Buffer.concat(chunks, size)), bytes: size };
 }
 
 function redact(name: string, value: string): string {

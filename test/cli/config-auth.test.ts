@@ -113,7 +113,7 @@ describe('config', () => {
   it('the same precedence for the key and the profile', async () => {
     const dir = tempDir('reportctl-config-');
     const env = { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url };
-    await runInProcess(['config', 'set', 'api-key', 'rctl_wrong_key_in_profile'], { env });
+    await runInProcess(['config', 'set', 'api-key', `rctl_${'w'.repeat(43)}`], { env });
     expect((await runInProcess(['catalogs', 'statistics'], { env })).code).toBe(3);
     expect((await runInProcess(['catalogs', 'statistics'], { env: { ...env, REPORTCTL_API_KEY: key() } })).code).toBe(0);
     expect((await runInProcess(['catalogs', 'statistics', '--api-key', 'rctl_wrong_flag'], { env: { ...env, REPORTCTL_API_KEY: key() } })).code).toBe(3);
@@ -166,7 +166,7 @@ describe('auth', () => {
     const dir = tempDir('reportctl-config-');
     const result = await runInProcess(['auth', 'login', '--with-key-stdin'], {
       env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: suite.server.url },
-      input: 'rctl_not_a_real_key_at_all\n',
+      input: `rctl_${'n'.repeat(43)}\n`,
     });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('rejected');

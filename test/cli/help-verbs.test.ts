@@ -56,7 +56,7 @@ describe('config use', () => {
     const before = readFileSync(file, 'utf8');
     const typo = await runInProcess(['config', 'use', 'defualt'], { env });
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/no profile defualt; did you mean default\?/);
+    expect(typo.stderr).toMatch(/no profile "defualt"; did you mean "default"\?/);
     expect(typo.stderr).toMatch(/--create defualt/);
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
@@ -68,7 +68,7 @@ describe('config use', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(true);
     const typo = await runInProcess(['config', 'use', 'stagin'], { env });
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/did you mean staging\?/);
+    expect(typo.stderr).toMatch(/did you mean "staging"\?/);
     expect((await runInProcess(['config', 'use', 'default'], { env })).code).toBe(0);
     expect((await runInProcess(['config', 'use', 'staging'], { env })).code).toBe(0);
   });

@@ -71,4 +71,15 @@ describe('proxies from the environment', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(proxy.seen).toEqual([]);
   });
+
+  it('goes direct to a loopback address when NO_PROXY is not set, as curl does', async () => {
+    proxy.seen.length = 0;
+    const env = { REPORTCTL_API_KEY: suite.account.apiKey, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: undefined, no_proxy: undefined };
+    const port = new URL(suite.server.url).port;
+    for (const baseUrl of [suite.server.url, `http://localhost:${port}`]) {
+      const result = await runCli(['catalogs', 'statistics', '--json'], { env: { ...env, REPORTCTL_BASE_URL: baseUrl } });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(proxy.seen).toEqual([]);
+  });
 });

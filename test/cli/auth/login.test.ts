@@ -1,6 +1,11 @@
-import { describe } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { registerAuthLogin } from '../../../src/cli/commands/auth/login.js';
+import { fakeService, json } from '../../helpers/fake-service.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { inProcessServiceForSuite, runInProcess } from '../../helpers/in-process.js';
+import { closedUrl, tempDir } from '../../helpers/server.js';
 
 describe('auth login flags', () => {
   itParsesFlags(
@@ -12,4 +17,46 @@ describe('auth login flags', () => {
       [['auth', 'login', '--with-token'], { usage: /unknown option '--with-token'/ }],
     ],
   );
+});
+
+describe('auth login', () => {
+  it('checks that the service answers before asking for the key', async () => {
+    const dir = tempDir('reportctl-config-');
+    // The default prompter fails the test if the key is asked for.
+    const result = await runInProcess(['auth', 'login'], { env: { REPORTCTL_CONFIG_DIR: dir, REPORTCTL_BASE_URL: await closedUrl() }, tty: { stdin: true, stdout: true } });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^reportctl: cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\)$/m);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+});
+
+describe('a key saved for one service is not sent to another', () => {
+  const suite = inProcessServiceForSuite();
+  /** Another service, which records the key each request brought. */
+  const elsewhere = () => fakeService((request, response) => json(response, 200, { total: 0, page: 1, limit: 20, data: [], key: request.headers.apikey ?? null }));
+
+  it('refuses --base-url or REPORTCTL_BASE_URL to another service without a key of its own; an explicit key goes', async () => {
+    const env = { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') };
+    const login = await runInProcess(['auth', 'login', '--with-key-stdin', '--base-url', suite.server.url], { env, input: suite.account.apiKey });
+    expect(login.code, login.stderr).toBe(0);
+    const other = await elsewhere();
+    for (const [args, extra, from] of [
+      [['--base-url', other.url], {}, '--base-url'],
+      [[], { REPORTCTL_BASE_URL: other.url }, 'REPORTCTL_BASE_URL'],
+    ] as const) {
+      const refused = await runInProcess(['templates', 'list', ...args], { env: { ...env, ...extra } });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        `reportctl: the key in profile default was saved for ${suite.server.url}; not sending it to ${other.url} (from ${from})\n` +
+          `hint: give that service's key with --api-key or REPORTCTL_API_KEY, or save one in another profile: \`reportctl auth login --base-url ${other.url} --profile NAME\`\n`,
+      );
+    }
+    expect(other.requests).toEqual([]);
+    // The service the key was saved for, however its URL is written; an explicit key anywhere.
+    expect((await runInProcess(['templates', 'list', '--base-url', `${suite.server.url}/`], { env })).code).toBe(0);
+    expect((await runInProcess(['templates', 'list', '--base-url', other.url, '--api-key', 'other-service-key'], { env })).code).toBe(0);
+    // As `serve --exec` gives its command: the URL and the key both from the environment.
+    expect((await runInProcess(['templates', 'list'], { env: { ...env, REPORTCTL_BASE_URL: other.url, REPORTCTL_API_KEY: 'env-service-key' } })).code).toBe(0);
+    expect(other.requests).toHaveLength(2);
+  });
 });

@@ -1,6 +1,8 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerConfigUse } from '../../../src/cli/commands/config/use.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { inProcessServiceForSuite, runInProcess } from '../../helpers/in-process.js';
+import { tempDir } from '../../helpers/server.js';
 
 describe('config use flags', () => {
   itParsesFlags(
@@ -12,4 +14,43 @@ describe('config use flags', () => {
       [['config', 'use', 'field', '--new'], { usage: /unknown option '--new'/ }],
     ],
   );
+});
+
+describe('a profile named but not in the config file', () => {
+  const suite = inProcessServiceForSuite();
+  /** A config file with the profile `staging` pointing at the service. */
+  async function withStaging(): Promise<Record<string, string>> {
+    const env = { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') };
+    expect((await runInProcess(['config', 'set', 'base-url', suite.server.url, '--profile', 'staging'], { env })).code).toBe(0);
+    return env;
+  }
+
+  it('is a usage error naming the closest profile, from --profile or REPORTCTL_PROFILE, before any request', async () => {
+    const env = await withStaging();
+    for (const [args, extra, chosenBy] of [
+      [['templates', 'list', '--profile', 'stagin'], {}, '--profile'],
+      [['templates', 'list'], { REPORTCTL_PROFILE: 'stagin' }, 'REPORTCTL_PROFILE'],
+      [['config', 'get', 'base-url', '--profile', 'stagin'], {}, '--profile'],
+      [['config', 'list'], { REPORTCTL_PROFILE: 'stagin' }, 'REPORTCTL_PROFILE'],
+    ] as const) {
+      const result = await runInProcess([...args], { env: { ...env, ...extra } });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `reportctl: no profile "stagin"; did you mean "staging"?\nhint: ${chosenBy} names it; profiles: default, staging; \`reportctl config use --create stagin\` starts a new one\n`,
+      );
+    }
+    // The profile that exists, and `default`, which always does, still work.
+    expect((await runInProcess(['templates', 'list', '--profile', 'staging', '--api-key', suite.account.apiKey], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'get', 'base-url', '--profile', 'default'], { env })).stdout).toBe('http://127.0.0.1:4747\n');
+  });
+
+  it('`config set` and `auth login` still start one', async () => {
+    const env = await withStaging();
+    const login = await runInProcess(['auth', 'login', '--with-key-stdin', '--profile', 'field', '--base-url', suite.server.url], { env, input: suite.account.apiKey });
+    expect(login.code).toBe(0);
+    expect((await runInProcess(['config', 'set', 'language', 'es', '--profile', 'lab'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'list', '--json'], { env })).stdout).toContain('"profiles":["staging","field","lab"]');
+    expect((await runInProcess(['templates', 'list', '--profile', 'field'], { env })).code).toBe(0);
+  });
 });

@@ -52,10 +52,21 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
 }
 
 export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Promise<void> {
-  const before = await settingsFor(options, deps);
+  // Logging in to a profile not in the file yet creates it.
+  const before = await settingsFor(options, deps, true);
+  // Whether anything answers there, before the key is asked for: a key typed for nothing is
+  // wasted. Without a key the service answers 401, which is enough; a network failure stops here.
+  const probe = await deps.api({ ...options, apiKey: '' }, { newProfile: true, retries: false });
+  try {
+    await probe.api.templates.list({ limit: 1 });
+  } catch (error) {
+    if (!(error instanceof ApiResponseError)) throw error;
+  } finally {
+    probe.progress.stop();
+  }
   const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
   // The key is checked before anything is saved: a key the service rejects is never stored.
-  const session = await deps.api({ ...options, apiKey: key });
+  const session = await deps.api({ ...options, apiKey: key }, { newProfile: true });
   try {
     await session.api.templates.list({ limit: 1 });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { Argument } from '../../typed-commander.js';
 import { profileKeyNotes, profileKeys, type ProfileKey, readConfig } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
+import { choiceParser } from '../../list-options.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Wrap } from '../../action.js';
@@ -12,7 +13,7 @@ const verb = (parent: Parent) =>
   parent
     .command('get')
     .description('Print the effective value of a setting (flag > environment > profile > default)')
-    .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys), profileKeyNotes))
+    .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys).argParser(choiceParser(profileKeys)), profileKeyNotes))
     .option('--reveal', 'print the whole api-key instead of its first characters')
     .addHelpText('after', '\nExamples:\n  $ reportctl config get base-url\n  $ reportctl config get api-key --json');
 export type ConfigGetOptions = OptionsOf<typeof verb>;

@@ -1,6 +1,7 @@
 import { Argument } from '../../typed-commander.js';
 import { profileField, profileKeyNotes, profileKeys, type ProfileKey, openConfig, resolveSettings } from '../../config.js';
 import { describeChoices } from '../../choice-notes.js';
+import { choiceParser } from '../../list-options.js';
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -13,7 +14,7 @@ const verb = (parent: Parent) =>
   parent
     .command('set')
     .description('Save a setting in a profile (the current one, or --profile NAME)')
-    .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys), profileKeyNotes))
+    .addArgument(describeChoices(new Argument('<key>', 'the setting').choices(profileKeys).argParser(choiceParser(profileKeys)), profileKeyNotes))
     .argument('<value>', 'its value')
     .addHelpText(
       'after',

@@ -1,11 +1,9 @@
 import type { CliDeps } from '../../context.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { UsageError } from '../../errors.js';
-import { openConfig } from '../../config.js';
+import { knownProfiles, noProfileError, openConfig } from '../../config.js';
 import { checkProfileName } from './support/settings.js';
 import { writeLine } from '../../io.js';
-import { closestMatch } from '../../suggest.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -29,12 +27,9 @@ export async function runConfigUse(profile: string, options: ConfigUseOptions, d
   const name = checkProfileName(profile);
   const config = await openConfig(deps.env);
   const current = config.read();
-  const known = [...new Set(['default', ...Object.keys(current.profiles ?? {})])];
-  if (!known.includes(name) && !options.create) {
-    // A typo must not silently switch to an empty profile.
-    const guess = closestMatch(name, known);
-    throw new UsageError(`no profile ${name}${guess ? `; did you mean ${guess}?` : ''}`, `profiles: ${known.join(', ')}; \`reportctl config use --create ${name}\` starts a new one`);
-  }
+  const known = knownProfiles(current);
+  // A typo must not silently switch to an empty profile.
+  if (!known.includes(name) && !options.create) throw noProfileError(name, known);
   config.write({ ...current, currentProfile: name, profiles: { ...current.profiles, [name]: current.profiles?.[name] ?? {} } });
   writeLine(deps.io.stderr, `now using profile ${name}`);
   if (!current.profiles?.[name]) writeLine(deps.io.stderr, `note: profile ${name} has no settings yet; add some with \`reportctl config set base-url URL\``);

@@ -8,7 +8,7 @@ import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
 import { escapeControls } from '../../sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './support/node-releases.js';
-import { readConfig } from '../../config.js';
+import { readConfig, unknownProfile } from '../../config.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 
 export interface DoctorCheck {
@@ -77,8 +77,10 @@ export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<
   if (folderCheck) checks.push(folderCheck);
 
   const stored = config.config;
+  const missing = unknownProfile(options, deps.env, stored);
+  if (missing) checks.push({ name: 'profile', status: 'fail', detail: `${missing.message}; the checks below use the defaults`, ...(missing.hint ? { fix: missing.hint } : {}) });
   // One quick attempt: doctor says what is wrong rather than waiting it out.
-  const session = await deps.api(options, { timeoutMs: 5000, retries: false });
+  const session = await deps.api(options, { timeoutMs: 5000, retries: false, newProfile: true });
   const { settings, style } = session;
   if (settings.sources.apiKey === 'env REPORTCTL_API_KEY' && stored.profiles?.[settings.profileName]?.apiKey !== undefined) {
     checks.push({

@@ -1,5 +1,5 @@
 import { keyHeaders } from '../../../../client/key-headers.js';
-import { resolveSettings, type ConfigShape, type ProfileKey } from '../../../config.js';
+import { resolveSettings, unknownProfile, type ConfigShape, type ProfileKey } from '../../../config.js';
 import type { Env } from '../../../io.js';
 import { UsageError } from '../../../errors.js';
 
@@ -20,6 +20,24 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
+/** The keys the local service issues: `rctl_` and 32 random bytes in base64url. */
+const LOCAL_KEY = /^rctl_[A-Za-z0-9_-]{43}$/;
+/** Any service's key: one header value of visible ASCII, long enough to be a secret. */
+const ANY_KEY = /^[\x21-\x7e]{16,512}$/;
+
+/**
+ * A key as it is saved, or a usage error: a truncated or mistyped paste is refused here, not
+ * saved to fail later with a 401. Other services' keys need only fit in a header.
+ */
+function checkKeyShape(key: string): string {
+  const hint = 'copy the whole key; prefer `reportctl auth login`, which also checks it with the service';
+  if (key.startsWith('rctl_') && !LOCAL_KEY.test(key)) {
+    throw new UsageError(`api-key: not a whole key (\`rctl_\` and 43 letters, digits, \`-\` or \`_\`; this one has ${key.length - 5} after the prefix)`, hint);
+  }
+  if (!ANY_KEY.test(key)) throw new UsageError('api-key: a key is 16 to 512 visible ASCII characters, with no spaces', hint);
+  return key;
+}
+
 /** The value as it is stored, or a usage error that says what would be accepted. */
 export function parseSettingValue(key: ProfileKey, raw: string): string {
   const text = raw.trim();
@@ -38,8 +56,7 @@ export function parseSettingValue(key: ProfileKey, raw: string): string {
       return url.toString().replace(/\/+$/, '');
     }
     case 'api-key':
-      if (text === '' || /\s/.test(text)) throw new UsageError('api-key: a key is one word with no spaces', 'prefer `reportctl auth login`, which also checks the key');
-      return text;
+      return checkKeyShape(text);
     case 'key-header': {
       const header = keyHeaders.find((choice) => choice.toLowerCase() === text.toLowerCase());
       if (!header) throw new UsageError(`key-header: \`${raw}\` is not one of ${keyHeaders.join(', ')}`);
@@ -60,13 +77,18 @@ export interface SettingRow {
   source: string;
 }
 
-/** Every effective setting and where it came from (flag > environment > profile > default). */
+/**
+ * Every effective setting and where it came from (flag > environment > profile > default);
+ * a profile named but not in the file is a usage error.
+ */
 export function describeSettings(
   flags: { baseUrl?: string; apiKey?: string; profile?: string },
   env: Env,
   config: ConfigShape,
   reveal = false,
 ): SettingRow[] {
+  const missing = unknownProfile(flags, env, config);
+  if (missing) throw missing;
   const settings = resolveSettings(flags, env, config);
   const name = settings.profileName;
   const profile = config.profiles?.[name] ?? {};
