@@ -28,8 +28,9 @@ export const queueRunStepSchema = z.looseObject({
   lotId: z.string(),
   analysisType: openEnum(analysisTypes),
   status: openEnum(stepStatuses),
-  analysisId: z.string().nullish(),
-  finishedAt: timestampSchema.nullish(),
+  // Absent (not null) until the step finishes, as the specification types them: strings.
+  analysisId: z.string().optional(),
+  finishedAt: timestampSchema.optional(),
 });
 export type QueueRunStep = z.infer<typeof queueRunStepSchema>;
 
