@@ -8,11 +8,13 @@ import { ExitCode } from './cli/errors.js';
 export function main(): void {
   const interrupt = new AbortController();
   let interrupts = 0;
+  // 128 + the signal's number, as a shell reports a process the signal ended.
+  const statusAfter = { SIGINT: ExitCode.interrupted, SIGTERM: 143 } as const;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       interrupts += 1;
       // A second Ctrl-C means "now": do not wait for a clean shutdown.
-      if (interrupts > 1) process.exit(ExitCode.interrupted);
+      if (interrupts > 1) process.exit(statusAfter[signal]);
       interrupt.abort(signal);
     });
   }

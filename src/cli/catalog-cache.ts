@@ -52,11 +52,16 @@ async function readCache(file: string): Promise<CacheFile | undefined> {
   }
 }
 
-function maxAgeOf(cacheControl: string | undefined): number | undefined {
-  if (cacheControl === undefined) return undefined;
-  if (/no-store|no-cache/i.test(cacheControl)) return 0;
+/**
+ * What the service's Cache-Control allows: `no-store` keeps nothing; `no-cache` keeps the
+ * copy but asks again (with its ETag) every time; `max-age` keeps it that long.
+ */
+function freshnessOf(cacheControl: string | undefined): { maxAgeMs?: number; store: boolean } {
+  if (cacheControl === undefined) return { store: true };
+  if (/no-store/i.test(cacheControl)) return { maxAgeMs: 0, store: false };
+  if (/no-cache/i.test(cacheControl)) return { maxAgeMs: 0, store: true };
   const seconds = /max-age=(\d+)/i.exec(cacheControl)?.[1];
-  return seconds === undefined ? undefined : Number(seconds) * 1000;
+  return seconds === undefined ? { store: true } : { maxAgeMs: Number(seconds) * 1000, store: true };
 }
 
 async function parsed(cache: CacheFile | undefined): Promise<Catalogs | undefined> {
@@ -71,9 +76,10 @@ async function parsed(cache: CacheFile | undefined): Promise<Catalogs | undefine
 }
 
 /**
- * The three catalogs, read at most once per command and kept on disk per service and key for
- * a few minutes (the service's Cache-Control max-age when it sends one). Once stale they are
- * revalidated with their ETags, so an unchanged catalog costs a 304 and no body.
+ * The three catalogs, read at most once per command and kept on disk per service and key as
+ * the service's Cache-Control says (`serve` says `no-cache`: ask again before each use; a few
+ * minutes when it says nothing). Once stale they are revalidated with their ETags, so an
+ * unchanged catalog costs a 304 and no body.
  */
 export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<Catalogs> {
   const file = cacheFile(session, deps.env);
@@ -81,6 +87,7 @@ export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<C
   const fresh = cache && deps.clock.now() - cache.checkedAt < cache.maxAgeMs ? await parsed(cache) : undefined;
   if (fresh) return fresh;
   const next: CacheFile = { format: FORMAT, checkedAt: deps.clock.now(), maxAgeMs: DEFAULT_MAX_AGE_MS, catalogs: {} };
+  let store = true;
   await Promise.all(
     (Object.keys(CATALOGS) as Name[]).map(async (name) => {
       const known = cache?.catalogs[name];
@@ -89,8 +96,9 @@ export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<C
       const body = result.status === 304 ? known?.body : result.body;
       const newTag = result.headers.etag ?? (result.status === 304 ? etag : undefined);
       next.catalogs[name] = { ...(newTag !== undefined ? { etag: newTag } : {}), body };
-      const maxAge = maxAgeOf(result.headers['cache-control']);
-      if (maxAge !== undefined) next.maxAgeMs = Math.min(next.maxAgeMs, maxAge);
+      const freshness = freshnessOf(result.headers['cache-control']);
+      if (freshness.maxAgeMs !== undefined) next.maxAgeMs = Math.min(next.maxAgeMs, freshness.maxAgeMs);
+      store &&= freshness.store;
     }),
   );
   const catalogs = await parsed(next);
@@ -98,7 +106,7 @@ export async function cachedCatalogs(session: Session, deps: CliDeps): Promise<C
     // What the service sent is not a catalog: read it the strict way, for the error it gives.
     return session.api.catalogs.all();
   }
-  if (next.maxAgeMs > 0) await writeCache(file, next);
+  if (store) await writeCache(file, next);
   return catalogs;
 }
 

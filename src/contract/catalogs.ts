@@ -36,6 +36,8 @@ const objectOf = (mode: Strictness) => (mode === 'strict' ? z.strictObject : z.l
 export const paperSizeSchema = z.enum(paperSizes);
 
 const unit = z.number().min(0).max(1);
+/** What `unit` accepts: a refinement runs even when a field failed on its own. */
+const inUnit = (value: number) => value >= 0 && value <= 1;
 
 /** Resource limits (README, "Resource limits"): what one template may hold. */
 export const MAX_TEMPLATE_BYTES = 256 * 1024;
@@ -76,11 +78,13 @@ export function documentPartSchemas(mode: Strictness) {
       .object({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
       .catchall(mode === 'strict' ? freeFormPropertySchema : z.unknown())
       .superRefine((element, ctx) => {
-        // A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002 in binary floating point.
-        if (element.x + element.width > 1 + 1e-9) {
+        // An issue names only a field that is wrong itself: the box is checked only when both of
+        // its numbers are valid, and then the size is named (the position says where it starts;
+        // the size is what runs past the edge). A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002.
+        if (inUnit(element.x) && inUnit(element.width) && element.x + element.width > 1 + 1e-9) {
           ctx.addIssue({ code: 'custom', path: ['width'], message: 'x + width must not exceed 1' });
         }
-        if (element.y + element.height > 1 + 1e-9) {
+        if (inUnit(element.y) && inUnit(element.height) && element.y + element.height > 1 + 1e-9) {
           ctx.addIssue({ code: 'custom', path: ['height'], message: 'y + height must not exceed 1' });
         }
       }),

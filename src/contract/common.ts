@@ -43,6 +43,12 @@ function positiveIntParam(max: number) {
     .pipe(z.number().int().min(1).max(max));
 }
 
+/** The same bounds as numbers in a JSON body (the deprecated v0 listing). */
+export const pageBodyShape = {
+  page: z.number().int().min(1).max(MAX_PAGE).optional(),
+  limit: z.number().int().min(1).max(PAGE_SIZE_MAX).optional(),
+};
+
 export const pageQueryShape = {
   page: positiveIntParam(MAX_PAGE).default(1),
   limit: positiveIntParam(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),

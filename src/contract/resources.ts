@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { analysisTypeSchema, openEnum, pageQueryShape, reportCategorySchema, timestampSchema } from './common.js';
+import { analysisTypeSchema, openEnum, pageBodyShape, pageQueryShape, reportCategorySchema, timestampSchema } from './common.js';
 import { MAX_FORMULA_LENGTH } from '../formula/rules.js';
 import { templateBodySchema } from './template.js';
 import { analysisStatuses, analysisTypes, queueRunStatuses, stepStatuses } from './vocabulary.js';
@@ -28,8 +28,9 @@ export const queueRunStepSchema = z.looseObject({
   lotId: z.string(),
   analysisType: openEnum(analysisTypes),
   status: openEnum(stepStatuses),
-  analysisId: z.string().nullish(),
-  finishedAt: timestampSchema.nullish(),
+  // Absent (not null) until the step finishes, as the specification types them: strings.
+  analysisId: z.string().optional(),
+  finishedAt: timestampSchema.optional(),
 });
 export type QueueRunStep = z.infer<typeof queueRunStepSchema>;
 
@@ -107,9 +108,14 @@ export const analysesQuerySchema = z.looseObject({
 });
 export type AnalysesQuery = z.infer<typeof analysesQuerySchema>;
 
-/** The deprecated v0 listing: filters in a POST body, and only one of them applies. */
-export const legacyAnalysesBodySchema = z.strictObject({
+/**
+ * The deprecated v0 listing: filters in a POST body, and only one of them applies. Other
+ * fields are ignored, so an old client's extras never turn a working request into a 400;
+ * `page` and `limit` page it (100 a page unless `limit` says less).
+ */
+export const legacyAnalysesBodySchema = z.looseObject({
   lotId: z.string().min(1).optional(),
   analysisType: analysisTypeSchema.optional(),
   status: analysisStatusSchema.optional(),
+  ...pageBodyShape,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { reportTypesCatalogSchema, statisticsCatalogSchema, vegetationIndexDefaultsSchema } from './catalogs.js';
 import { timestampSchema } from './common.js';
-import { analysisSchema, presetSchema, queueRunSchema, queueSchema } from './resources.js';
+import { analysisSchema, presetSchema, queueRunSchema, queueRunStepSchema, queueSchema } from './resources.js';
 import { templateSchema } from './template.js';
 
 /**
@@ -15,6 +15,11 @@ export const SNAPSHOT_FORMAT = 'reportctl-snapshot';
 export const SNAPSHOT_FORMAT_VERSION = 1;
 
 const accountIdField = { accountId: z.string().min(1) };
+
+/** Snapshots written before unfinished steps left these out carry them as null. */
+const snapshotQueueRunSchema = queueRunSchema.extend({
+  steps: z.array(queueRunStepSchema.extend({ analysisId: z.string().nullish(), finishedAt: timestampSchema.nullish() })),
+});
 
 export const snapshotSchema = z.strictObject({
   format: z.literal(SNAPSHOT_FORMAT),
@@ -62,7 +67,7 @@ export const snapshotSchema = z.strictObject({
   queueRuns: z.array(
     z.strictObject({
       ...accountIdField,
-      queueRun: queueRunSchema,
+      queueRun: snapshotQueueRunSchema,
       /** The step (1-based) set to fail by `admin queue-runs enqueue --fail-at-step`. */
       failAtStep: z.number().int().min(1).nullable(),
     }),

@@ -105,16 +105,27 @@ export function unknownFunction(node: Call, allowed: AllowedNames): Diagnostic {
   );
 }
 
-const MAX_SHOWN_DIVISOR = 60;
+const MAX_SHOWN_DIVISION = 60;
 
+/**
+ * `the divisor of \`eps / NIR\` must include eps`: the message names the whole division, so
+ * a reader sees that eps elsewhere in it (the numerator) does not count. A long numerator
+ * gives way to `…` first, then the divisor is cut.
+ */
 export function divisionWithoutEps(division: Binary, source: string): Diagnostic {
   const divisor = division.right;
   const text = print(divisor);
-  const shown = divisor.kind === 'binary' ? `(${text})` : text;
+  const divisorShown = divisor.kind === 'binary' ? `(${text})` : text;
+  // The source span bounds the printed length, so a huge numerator is never printed.
+  const whole = division.end - division.start <= 4 * MAX_SHOWN_DIVISION ? print(division) : undefined;
+  const shown =
+    whole !== undefined && whole.length <= MAX_SHOWN_DIVISION
+      ? whole
+      : `… / ${divisorShown.length > MAX_SHOWN_DIVISION - 4 ? `${divisorShown.slice(0, MAX_SHOWN_DIVISION - 5)}…` : divisorShown}`;
   const span = withEnclosingParentheses(divisor.start, divisor.end, source);
   return diagnostic(
     'division-without-eps',
-    `division by \`${shown.length > MAX_SHOWN_DIVISOR ? `${shown.slice(0, MAX_SHOWN_DIVISOR - 1)}…` : shown}\` must include eps`,
+    `the divisor of \`${shown}\` must include eps`,
     span.start,
     span.end - span.start,
     `add eps to the divisor: (${text} + eps)`,

@@ -44,7 +44,7 @@ function queueRun(extra: Record<string, unknown> = {}) {
     estimatedHa: 42.5,
     steps: [
       { order: 1, lotId: 'lot-7', analysisType: 'counting', status: 'pending' },
-      { order: 2, lotId: 'lot-8', analysisType: 'path', status: 'pending', analysisId: null, finishedAt: null },
+      { order: 2, lotId: 'lot-8', analysisType: 'path', status: 'pending' },
     ],
     createdAt: at,
     startedAt: null,
@@ -88,6 +88,11 @@ describe('templateSchema (lenient)', () => {
 describe('queueRunSchema (lenient)', () => {
   it('reads a pending run with null startedAt and finishedAt', () => {
     expect(pathsOf(queueRunSchema, queueRun())).toEqual([]);
+  });
+
+  it("a step's analysisId and finishedAt are strings when present, absent before it finishes (never null)", () => {
+    const step = { order: 1, lotId: 'lot-7', analysisType: 'counting', status: 'pending', analysisId: null, finishedAt: null };
+    expect(pathsOf(queueRunSchema, queueRun({ steps: [step] }))).toEqual(['steps.0.analysisId', 'steps.0.finishedAt']);
   });
 
   it('reads a finished run whose steps have analysisId and finishedAt', () => {

@@ -208,6 +208,17 @@ describe('templateBodySchema: layouts', () => {
     expect(pathsOf(schema, layoutsWith([element({ x: 0.5, width: 0.6 })]))).toEqual(['layouts.portrait.elements.0.width']);
   });
 
+  it('names only fields that are wrong themselves: a box is not checked past a field refused on its own', () => {
+    // x alone is out of range; width is fine on its own, so it is not named.
+    expect(pathsOf(schema, layoutsWith([element({ x: 1.5, width: 0.1 })]))).toEqual(['layouts.portrait.elements.0.x']);
+    expect(pathsOf(schema, layoutsWith([element({ y: -0.5, height: 0.9 })]))).toEqual(['layouts.portrait.elements.0.y']);
+    // width alone is out of range: named once, for that.
+    const tooWide = schema.safeParse(layoutsWith([element({ x: 0.8, width: 1.5 })]));
+    expect(tooWide.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['layouts.portrait.elements.0.width', 'Too big: expected number to be <=1'],
+    ]);
+  });
+
   it('rejects y + height > 1 at the element height', () => {
     expect(pathsOf(schema, layoutsWith([element({ y: 0.7, height: 0.4 })]))).toEqual(['layouts.portrait.elements.0.height']);
   });

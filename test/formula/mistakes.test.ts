@@ -100,7 +100,7 @@ describe('eps guards', () => {
   it('wants eps in a parenthesised divisor, and says where to add it', () => {
     expect(onlyError('(NIR - R) / (NIR + R)')).toEqual({
       code: 'division-without-eps',
-      message: 'division by `(NIR + R)` must include eps',
+      message: 'the divisor of `(NIR - R) / (NIR + R)` must include eps',
       offset: 12,
       length: 9,
       suggestion: 'add eps to the divisor: (NIR + R + eps)',
@@ -110,11 +110,28 @@ describe('eps guards', () => {
   it('wants eps in a bare divisor', () => {
     expect(onlyError('NIR / R')).toEqual({
       code: 'division-without-eps',
-      message: 'division by `R` must include eps',
+      message: 'the divisor of `NIR / R` must include eps',
       offset: 6,
       length: 1,
       suggestion: 'add eps to the divisor: (R + eps)',
     });
+  });
+
+  it('wants eps in the divisor itself: eps in the numerator does not count', () => {
+    expect(onlyError('eps / NIR')).toMatchObject({
+      code: 'division-without-eps',
+      message: 'the divisor of `eps / NIR` must include eps',
+      offset: 6,
+      length: 3,
+    });
+  });
+
+  it('shortens a long division to its divisor, and a long divisor to its start', () => {
+    const numerator = Array.from({ length: 20 }, () => 'NIR').join(' + ');
+    expect(onlyError(`(${numerator}) / R`).message).toBe('the divisor of `… / R` must include eps');
+    const divisor = Array.from({ length: 20 }, () => 'R').join(' + ');
+    const { message } = onlyError(`NIR / (${divisor})`);
+    expect(message).toBe(`the divisor of \`… / ${`(${divisor})`.slice(0, 55)}…\` must include eps`);
   });
 
   it('checks every division, nested ones included', () => {

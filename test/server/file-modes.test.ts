@@ -58,6 +58,26 @@ describe.skipIf(process.platform === 'win32')('database file modes', () => {
     expect(none).toEqual([]);
   });
 
+  it("makes -wal and -shm 0600 on opening, whatever the existing database's mode", () => {
+    const db = join(tempDir(), 'service.db');
+    openStore(db).close();
+    for (const mode of [0o644, 0o666, 0o600]) {
+      chmodSync(db, mode);
+      const store = openStore(db, { onWarning: () => undefined });
+      try {
+        store.accounts.create();
+        for (const file of [`${db}-wal`, `${db}-shm`]) {
+          expect(existsSync(file), file).toBe(true);
+          expect(modeOf(file).toString(8), `${file} beside a ${mode.toString(8)} database`).toBe('600');
+        }
+        // The database itself is the user's: left as it was.
+        expect(modeOf(db)).toBe(mode);
+      } finally {
+        store.close();
+      }
+    }
+  });
+
   it('serve says so on stderr', async () => {
     const db = join(tempDir(), 'service.db');
     openStore(db).close();

@@ -75,6 +75,12 @@ describe('queue-run life cycle', () => {
       [2, lot2, 'replanting', 'pending'],
     ]);
     expect(await runOverHttp(enqueued.id)).toEqual(enqueued);
+    // An unfinished step has no analysisId or finishedAt at all: the specification types both as strings.
+    const pendingSteps = (await runOverHttp(enqueued.id)).steps;
+    expect(pendingSteps.map((step) => Object.keys(step).sort())).toEqual([
+      ['analysisType', 'lotId', 'order', 'status'],
+      ['analysisType', 'lotId', 'order', 'status'],
+    ]);
     const pendingNow = await api(suite.server, 'GET', '/api/v2/queue-runs?status=pending', { key: suite.account.apiKey });
     expect((pendingNow.body as Page<QueueRun>).data.map((run) => run.id)).toContain(enqueued.id);
 

@@ -253,12 +253,37 @@ describe('POST /api/v0/analyses (deprecated)', () => {
     const invalid = await legacy({ status: 'exploded' });
     expectIssues(invalid, 'status');
     expectDeprecated(invalid);
-    const unknownField = await legacy({ lotIds: ['lot-a'] });
-    expectIssues(unknownField, 'lotIds');
-    expectDeprecated(unknownField);
+    const badPage = await legacy({ page: 0 });
+    expectIssues(badPage, 'page');
+    expectDeprecated(badPage);
     const noKey = await legacy({}, null);
     expectError(noKey, 401, 'API_KEY_MISSING');
     expectDeprecated(noKey);
+  });
+
+  it('ignores fields it does not know, as an old client may send them', async () => {
+    const plain = await legacy({ status: 'failed' });
+    const withExtras = await legacy({ status: 'failed', lotIds: ['lot-a'], sort: 'newest', clientVersion: 3 });
+    expect(withExtras.status, withExtras.text).toBe(200);
+    expectDeprecated(withExtras);
+    expect(withExtras.body).toEqual(plain.body);
+  });
+
+  it('pages with page and limit in the body: 100 a page unless limit says less', async () => {
+    const whole = (await legacy({})).body as Page<Analysis>;
+    expect(whole.limit).toBe(100);
+    expect(whole.total).toBeGreaterThan(2);
+    const pages: string[] = [];
+    for (let page = 1; page <= whole.total; page++) {
+      const response = await legacy({ page, limit: 1 });
+      expect(response.status, response.text).toBe(200);
+      const body = response.body as Page<Analysis>;
+      expect(body).toMatchObject({ page, limit: 1, total: whole.total });
+      pages.push(...body.data.map((analysis) => analysis.id));
+    }
+    expect(pages).toEqual(whole.data.map((analysis) => analysis.id));
+    expect(((await legacy({ page: 2 })).body as Page<Analysis>).data).toEqual(whole.total > 100 ? expect.any(Array) : []);
+    expectIssues(await legacy({ limit: 101 }), 'limit');
   });
 
   it('the v2 listing is not marked deprecated', async () => {

@@ -170,6 +170,21 @@ describe('GET /api/v2/templates/{id}', () => {
   });
 });
 
+describe('validation issues name only fields that are wrong themselves', () => {
+  it('an element with x: 1.5 and a valid width: only x; x: 0.8 with width: 0.5: width, the size that runs past the edge', async () => {
+    const withElement = (box: Record<string, number>) => ({
+      ...minimalBody(catalogs),
+      layouts: { portrait: { elements: [{ type: 'map', x: 0, y: 0, width: 0.1, height: 0.1, ...box }] } },
+    });
+    const post = (body: unknown) => api(suite.server, 'POST', '/api/v2/templates', { key: suite.account.apiKey, body });
+    const outOfRange = expectError(await post(withElement({ x: 1.5, width: 0.1 })), 400, 'VALIDATION_FAILED');
+    expect(outOfRange.issues!.map((issue) => issue.path)).toEqual(['layouts.portrait.elements.0.x']);
+    const pastTheEdge = expectError(await post(withElement({ x: 0.8, width: 0.5 })), 400, 'VALIDATION_FAILED');
+    expect(pastTheEdge.issues!.map((issue) => issue.path)).toEqual(['layouts.portrait.elements.0.width']);
+    expect(pastTheEdge.issues![0]!.message).toContain('x + width must not exceed 1');
+  });
+});
+
 describe('PUT /api/v2/templates/{id}', () => {
   it('replaces the whole document: fields left out are gone or back to their default', async () => {
     const original = await createTemplate(suite.server, suite.account.apiKey, fullBody(catalogs, 'Before'));

@@ -7,27 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { generalBody } from '../contract/fixtures.js';
 import { BIN, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { alive, waitFor } from '../helpers/processes.js';
 
 /** The built reportctl, as a word for the shell. */
 const REPORTCTL = `"${process.execPath}" "${BIN}"`;
-
-/** True while a process with this pid exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('serve --exec', () => {
   it("exits with the command's status, and 128+N when signal N ended it", async () => {

@@ -94,6 +94,36 @@ describe('export → import', () => {
     }
   });
 
+  it('a snapshot of an earlier version, with null analysisId and finishedAt on unfinished steps, imports; the API leaves them out', async () => {
+    type Step = Record<string, unknown>;
+    const document = JSON.parse(readFileSync(snapshotFile, 'utf8')) as { queueRuns: { queueRun: { steps: Step[] } }[] };
+    let unfinished = 0;
+    for (const { queueRun } of document.queueRuns) {
+      for (const step of queueRun.steps) {
+        if ('analysisId' in step) continue;
+        Object.assign(step, { analysisId: null, finishedAt: null });
+        unfinished += 1;
+      }
+    }
+    expect(unfinished).toBeGreaterThan(0);
+    const older = join(tempDir(), 'older.json');
+    writeFileSync(older, JSON.stringify(document));
+    const target = join(tempDir(), 'older.db');
+    const imported = await admin('import', '--db', target, '--file', older);
+    expect(imported.code, imported.stderr).toBe(0);
+    const server = await startInProcessService({ db: target });
+    try {
+      const runs = await api(server, 'GET', '/api/v2/queue-runs?limit=100', { key: keys[0]! });
+      expect(runs.status).toBe(200);
+      const steps = (runs.body as { data: { steps: Step[] }[] }).data.flatMap((run) => run.steps);
+      expect(steps.length).toBeGreaterThan(unfinished - 1);
+      expect(steps.filter((step) => step.analysisId === null || step.finishedAt === null)).toEqual([]);
+      expect(steps.filter((step) => !('analysisId' in step))).toHaveLength(unfinished);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('serve --import loads it into :memory: (the default with --import)', async () => {
     const spawned = await spawnCli(['serve', '--port', '0', '--json', '--no-access-log', '--import', snapshotFile]);
     try {

@@ -1960,7 +1960,7 @@ return errors === 0;
 }
 
 export const queueRunPage = validate41;
-const schema17 = {"$id":"queueRunPage","type":"object","properties":{"total":{"type":"integer","minimum":0,"maximum":9007199254740991},"page":{"type":"integer","minimum":1,"maximum":9007199254740991},"limit":{"type":"integer","minimum":1,"maximum":100},"data":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"queueId":{"type":"string"},"status":{"type":"string","enum":["pending","claimed","running","completed","failed","cancelled"]},"estimatedHa":{"type":"number"},"steps":{"type":"array","items":{"type":"object","properties":{"order":{"type":"integer","minimum":1,"maximum":9007199254740991},"lotId":{"type":"string"},"analysisType":{"type":"string","enum":["counting","replanting","path"]},"status":{"type":"string","enum":["pending","running","completed","failed","skipped"]},"analysisId":{"type":["string","null"]},"finishedAt":{"anyOf":[{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},{"type":"null"}]}},"required":["order","lotId","analysisType","status"],"additionalProperties":{}}},"createdAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},"startedAt":{"anyOf":[{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},{"type":"null"}]},"finishedAt":{"anyOf":[{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},{"type":"null"}]}},"required":["id","name","queueId","status","estimatedHa","steps","createdAt","startedAt","finishedAt"],"additionalProperties":{}}}},"required":["total","page","limit","data"],"additionalProperties":{}};
+const schema17 = {"$id":"queueRunPage","type":"object","properties":{"total":{"type":"integer","minimum":0,"maximum":9007199254740991},"page":{"type":"integer","minimum":1,"maximum":9007199254740991},"limit":{"type":"integer","minimum":1,"maximum":100},"data":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"queueId":{"type":"string"},"status":{"type":"string","enum":["pending","claimed","running","completed","failed","cancelled"]},"estimatedHa":{"type":"number"},"steps":{"type":"array","items":{"type":"object","properties":{"order":{"type":"integer","minimum":1,"maximum":9007199254740991},"lotId":{"type":"string"},"analysisType":{"type":"string","enum":["counting","replanting","path"]},"status":{"type":"string","enum":["pending","running","completed","failed","skipped"]},"analysisId":{"type":"string"},"finishedAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}},"required":["order","lotId","analysisType","status"],"additionalProperties":{}}},"createdAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},"startedAt":{"anyOf":[{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},{"type":"null"}]},"finishedAt":{"anyOf":[{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"},{"type":"null"}]}},"required":["id","name","queueId","status","estimatedHa","steps","createdAt","startedAt","finishedAt"],"additionalProperties":{}}}},"required":["total","page","limit","data"],"additionalProperties":{}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="queueRunPage" */;
@@ -2231,10 +2231,9 @@ var valid4 = true;
 }
 if(valid4){
 if(data11.analysisId !== undefined){
-let data16 = data11.analysisId;
 const _errs36 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate41.errors = [{instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/analysisId",schemaPath:"#/properties/data/items/properties/steps/items/properties/analysisId/type",keyword:"type",params:{type: schema17.properties.data.items.properties.steps.items.properties.analysisId.type}}];
+if(typeof data11.analysisId !== "string"){
+validate41.errors = [{instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/analysisId",schemaPath:"#/properties/data/items/properties/steps/items/properties/analysisId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid4 = _errs36 === errors;
@@ -2246,72 +2245,17 @@ if(valid4){
 if(data11.finishedAt !== undefined){
 let data17 = data11.finishedAt;
 const _errs38 = errors;
-const _errs39 = errors;
-let valid5 = false;
-const _errs40 = errors;
-if(errors === _errs40){
-if(errors === _errs40){
+if(errors === _errs38){
+if(errors === _errs38){
 if(typeof data17 === "string"){
 if(!pattern1.test(data17)){
-const err0 = {instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/finishedAt",schemaPath:"#/properties/data/items/properties/steps/items/properties/finishedAt/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/finishedAt",schemaPath:"#/properties/data/items/properties/steps/items/properties/finishedAt/anyOf/0/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs40 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs42 = errors;
-if(data17 !== null){
-const err2 = {instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/finishedAt",schemaPath:"#/properties/data/items/properties/steps/items/properties/finishedAt/anyOf/1/type",keyword:"type",params:{type: "null"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs42 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-const err3 = {instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/finishedAt",schemaPath:"#/properties/data/items/properties/steps/items/properties/finishedAt/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate41.errors = vErrors;
+validate41.errors = [{instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/finishedAt",schemaPath:"#/properties/data/items/properties/steps/items/properties/finishedAt/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}}];
 return false;
 }
-else {
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
 }
 else {
-vErrors = null;
+validate41.errors = [{instancePath:instancePath+"/data/" + i0+"/steps/" + i1+"/finishedAt",schemaPath:"#/properties/data/items/properties/steps/items/properties/finishedAt/type",keyword:"type",params:{type: "string"}}];
+return false;
 }
 }
 }
@@ -2351,9 +2295,9 @@ var valid2 = true;
 if(valid2){
 if(data4.createdAt !== undefined){
 let data18 = data4.createdAt;
-const _errs44 = errors;
-if(errors === _errs44){
-if(errors === _errs44){
+const _errs40 = errors;
+if(errors === _errs40){
+if(errors === _errs40){
 if(typeof data18 === "string"){
 if(!pattern1.test(data18)){
 validate41.errors = [{instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"#/properties/data/items/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}}];
@@ -2366,7 +2310,7 @@ return false;
 }
 }
 }
-var valid2 = _errs44 === errors;
+var valid2 = _errs40 === errors;
 }
 else {
 var valid2 = true;
@@ -2374,15 +2318,93 @@ var valid2 = true;
 if(valid2){
 if(data4.startedAt !== undefined){
 let data19 = data4.startedAt;
-const _errs46 = errors;
-const _errs47 = errors;
-let valid6 = false;
-const _errs48 = errors;
-if(errors === _errs48){
-if(errors === _errs48){
+const _errs42 = errors;
+const _errs43 = errors;
+let valid5 = false;
+const _errs44 = errors;
+if(errors === _errs44){
+if(errors === _errs44){
 if(typeof data19 === "string"){
 if(!pattern1.test(data19)){
-const err4 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}};
+const err0 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs44 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs46 = errors;
+if(data19 !== null){
+const err2 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs46 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err3 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate41.errors = vErrors;
+return false;
+}
+else {
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs42 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.finishedAt !== undefined){
+let data20 = data4.finishedAt;
+const _errs48 = errors;
+const _errs49 = errors;
+let valid6 = false;
+const _errs50 = errors;
+if(errors === _errs50){
+if(errors === _errs50){
+if(typeof data20 === "string"){
+if(!pattern1.test(data20)){
+const err4 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2393,7 +2415,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf/0/type",keyword:"type",params:{type: "string"}};
+const err5 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2404,12 +2426,12 @@ errors++;
 }
 }
 }
-var _valid1 = _errs48 === errors;
+var _valid1 = _errs50 === errors;
 valid6 = valid6 || _valid1;
 if(!valid6){
-const _errs50 = errors;
-if(data19 !== null){
-const err6 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf/1/type",keyword:"type",params:{type: "null"}};
+const _errs52 = errors;
+if(data20 !== null){
+const err6 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf/1/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2418,11 +2440,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid1 = _errs50 === errors;
+var _valid1 = _errs52 === errors;
 valid6 = valid6 || _valid1;
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/data/" + i0+"/startedAt",schemaPath:"#/properties/data/items/properties/startedAt/anyOf",keyword:"anyOf",params:{}};
+const err7 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2434,95 +2456,17 @@ validate41.errors = vErrors;
 return false;
 }
 else {
-errors = _errs47;
+errors = _errs49;
 if(vErrors !== null){
-if(_errs47){
-vErrors.length = _errs47;
+if(_errs49){
+vErrors.length = _errs49;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid2 = _errs46 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.finishedAt !== undefined){
-let data20 = data4.finishedAt;
-const _errs52 = errors;
-const _errs53 = errors;
-let valid7 = false;
-const _errs54 = errors;
-if(errors === _errs54){
-if(errors === _errs54){
-if(typeof data20 === "string"){
-if(!pattern1.test(data20)){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}(?:Z))$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf/0/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-var _valid2 = _errs54 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs56 = errors;
-if(data20 !== null){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf/1/type",keyword:"type",params:{type: "null"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid2 = _errs56 === errors;
-valid7 = valid7 || _valid2;
-}
-if(!valid7){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/finishedAt",schemaPath:"#/properties/data/items/properties/finishedAt/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate41.errors = vErrors;
-return false;
-}
-else {
-errors = _errs53;
-if(vErrors !== null){
-if(_errs53){
-vErrors.length = _errs53;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid2 = _errs52 === errors;
+var valid2 = _errs48 === errors;
 }
 else {
 var valid2 = true;

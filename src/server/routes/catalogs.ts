@@ -9,18 +9,18 @@ import type { Store } from '../store/index.js';
 import { jsonText, notModified } from './answer.js';
 import { defineEndpoint, type Endpoint, type EndpointInput } from './endpoint.js';
 
-/** How long a client may reuse a catalog without asking (they change only by `admin catalogs import`). */
-const CATALOG_MAX_AGE_SECONDS = 300;
-
 /**
- * A catalog with an ETag and Cache-Control, so clients can cache it and revalidate it: a
- * matching If-None-Match is a 304 without a body.
+ * Clients may keep a catalog but ask again before each use: an administrator's change shows
+ * at once, even behind an HTTP cache, and an unchanged catalog costs a 304 without a body.
  */
+const CATALOG_CACHE_CONTROL = 'private, no-cache';
+
+/** A catalog with an ETag; a matching If-None-Match is a 304 without a body. */
 function cacheable(read: () => unknown) {
   return ({ headers }: EndpointInput<unknown, unknown>) => {
     const text = JSON.stringify(read());
     const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
-    const caching = { etag, 'cache-control': `private, max-age=${CATALOG_MAX_AGE_SECONDS}` };
+    const caching = { etag, 'cache-control': CATALOG_CACHE_CONTROL };
     const asked = headers['if-none-match'];
     if (asked !== undefined && asked.split(',').some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}`)) return notModified(caching);
     return jsonText(text, caching);

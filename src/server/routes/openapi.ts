@@ -49,7 +49,7 @@ const headers = {
   Deprecation: textHeader('RFC 9745: deprecated since this moment (@ Unix seconds)', '@1735689600'),
   Link: textHeader('The successor of this deprecated endpoint', '</api/v2/analyses>; rel="successor-version"'),
   ETag: textHeader('The version of this answer, for If-None-Match', '"wAxUDbt8vUgFR56DQRvvAnXXk1u"'),
-  'Cache-Control': textHeader('How long the answer may be reused without asking again', 'private, max-age=300'),
+  'Cache-Control': textHeader('The answer may be kept, but asked for again (with its ETag) before each use', 'private, no-cache'),
 } as const;
 type HeaderName = keyof typeof headers;
 

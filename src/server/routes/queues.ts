@@ -44,8 +44,8 @@ export function queueEndpoints(store: Store): Endpoint[] {
       body: legacyAnalysesBodySchema.nullable(),
       bodyOptional: true,
       bodyExample: { lotId: demoQueues[0]!.steps[0]!.lotId },
-      response: { status: 200, schema: paginated(analysisSchema), description: 'The first 100 matching analyses, unordered' },
-      handler: ({ caller, body }) => store.analyses.legacyList(caller.accountId, body ?? {}),
+      response: { status: 200, schema: paginated(analysisSchema), description: 'A page of matching analyses (100 unless limit says less), unordered' },
+      handler: ({ caller, body }) => store.analyses.legacyList(caller.accountId, body ?? {}, body?.page, body?.limit),
     }),
   ];
 }

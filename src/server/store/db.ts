@@ -60,12 +60,13 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     // Reads only until the file is known to be ours (or new and empty).
     refuseForeignSchema(db, file);
     db.pragma('journal_mode = WAL');
+    // SQLite creates -wal and -shm with the database file's mode, which may be wider than
+    // 0600 for an existing file: narrowed here, before this connection writes anything.
+    if (!inMemory) for (const companion of companionsOf(file)) narrowCompanion(companion, options.onWarning);
     // FULL: a commit is on disk before it is acknowledged, WAL or not.
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db);
-    // SQLite gives -wal and -shm the database file's mode; said again here, whatever the umask.
-    if (!inMemory && !existed) for (const companion of companionsOf(file)) chmodIfPresent(companion, PRIVATE_FILE_MODE);
     if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.trunc(options.maxPageCount)}`);
     return db;
   } catch (error) {
@@ -99,35 +100,31 @@ function createPrivately(file: string): void {
 
 const companionsOf = (file: string) => [`${file}-wal`, `${file}-shm`];
 
-function chmodIfPresent(file: string, mode: number): void {
+/** 0600 when present; a file of another user (EPERM) is said, not fatal. */
+function narrowCompanion(file: string, onWarning: OpenDatabaseOptions['onWarning']): void {
   try {
-    fs.chmodSync(file, mode);
+    fs.chmodSync(file, PRIVATE_FILE_MODE);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') onWarning?.(`warning: cannot make ${file} private (${code ?? messageOf(error)}): chmod 600 ${file}`);
   }
 }
 
 /**
- * One line for each of the database and its -wal/-shm files that group or others can read.
- * Existing files are the user's to change: said, not changed. Windows has no such bits.
+ * A line when group or others can read an existing database. It is the user's file to
+ * change: said, not changed (its -wal and -shm are narrowed to 0600 as it opens). Windows
+ * has no such bits.
  */
 export function filePermissionWarnings(file: string): string[] {
   if (process.platform === 'win32') return [];
-  const warnings: string[] = [];
-  for (const candidate of [file, ...companionsOf(file)]) {
-    let mode: number;
-    try {
-      mode = fs.statSync(candidate).mode & 0o777;
-    } catch {
-      continue;
-    }
-    if ((mode & GROUP_OR_OTHERS_READ) !== 0) {
-      warnings.push(
-        `warning: ${candidate} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); it holds key hashes and every template: chmod 600 ${candidate}`,
-      );
-    }
+  let mode: number;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    return [];
   }
-  return warnings;
+  if ((mode & GROUP_OR_OTHERS_READ) === 0) return [];
+  return [`warning: ${file} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); it holds key hashes and every template: chmod 600 ${file}`];
 }
 
 /**

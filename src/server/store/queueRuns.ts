@@ -5,15 +5,29 @@ import { pageQuery, timestamp, type StoreContext } from './repository-context.js
 import { statementCache, whereOf } from './statements.js';
 import type { QueueRow } from './queues.js';
 
-/** A step as stored in a run (a type alias, so it is assignable to the contract's loose step). */
+/**
+ * A step as stored in a run (a type alias, so it is assignable to the contract's loose step).
+ * `analysisId` and `finishedAt` appear once it finishes; databases and snapshots of earlier
+ * versions hold them as null until then, which reads as absent.
+ */
 type RunStep = {
   order: number;
   lotId: string;
   analysisType: string;
   status: StepStatus;
-  analysisId: string | null;
-  finishedAt: string | null;
+  analysisId?: string | null;
+  finishedAt?: string | null;
 };
+
+/** The stored steps, with the nulls earlier versions wrote left out. */
+function stepsOf(stored: string): RunStep[] {
+  const steps = JSON.parse(stored) as RunStep[];
+  for (const step of steps) {
+    if (step.analysisId === null) delete step.analysisId;
+    if (step.finishedAt === null) delete step.finishedAt;
+  }
+  return steps;
+}
 
 export interface EnqueueOptions {
   /** Defaults to the queue's name. */
@@ -55,7 +69,7 @@ export function toRun(row: RunRow): QueueRun {
     queueId: row.queue_id,
     status: row.status,
     estimatedHa: row.estimated_ha,
-    steps: JSON.parse(row.steps) as RunStep[],
+    steps: stepsOf(row.steps) as QueueRun['steps'],
     createdAt: row.created_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
@@ -90,8 +104,6 @@ export function queueRunsRepository(context: StoreContext) {
       lotId: step.lotId,
       analysisType: step.analysisType,
       status: 'pending',
-      analysisId: null,
-      finishedAt: null,
     }));
     const run: RunRow = {
       id: context.randomId(),
@@ -126,7 +138,7 @@ export function queueRunsRepository(context: StoreContext) {
       const run = byId.get(runId);
       if (!run) return null;
       if (FINISHED.has(run.status)) return { error: 'finished' };
-      const steps = JSON.parse(run.steps) as RunStep[];
+      const steps = stepsOf(run.steps);
       change(run, steps, timestamp(context));
       update.run(run.status, JSON.stringify(steps), run.started_at, run.finished_at, run.id);
       return toRun({ ...run, steps: JSON.stringify(steps) });

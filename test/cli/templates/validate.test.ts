@@ -6,6 +6,7 @@ import { generalBody } from '../../contract/fixtures.js';
 import { runInProcess, inProcessServiceForSuite } from '../../helpers/in-process.js';
 import { registerTemplatesValidate } from '../../../src/cli/commands/templates/validate.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { fakeClock } from '../../helpers/clock.js';
 import { fullBody, minimalBody } from '../../helpers/http.js';
 import { scriptedTemplates } from './support.js';
 
@@ -91,25 +92,36 @@ describe('templates validate', () => {
     expect(lines).toContain('hint: paperSize: valid: letter, legal, a4, a3 (did you mean a4?)');
   });
 
-  it('reads the catalogs once per command, keeps them for the next, and revalidates them with ETags', async () => {
+  it('reads the catalogs once per command, keeps them, and revalidates them with ETags before each use', async () => {
     const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
     const many = Array.from({ length: 40 }, (_, at) => write(`many-${at}.json`, generalBody({ name: `Lot ${at}` })));
     const first = await runInProcess(['templates', 'validate', ...many, '--verbose'], { env });
     expect(first.code, first.stderr).toBe(0);
     expect(catalogRequests(first.stderr)).toBe(3);
+    // serve says no-cache: the next command asks again with each ETag, and a 304 keeps the copy.
     const second = await runInProcess(['templates', 'validate', many[0]!, '--verbose'], { env });
     expect(second.code).toBe(0);
-    expect(catalogRequests(second.stderr)).toBe(0);
-    // Once stale, each catalog is asked for again with its ETag, and a 304 keeps the copy.
+    expect(catalogRequests(second.stderr)).toBe(3);
+    expect(second.stderr.match(/^> if-none-match: "/gm)).toHaveLength(3);
+    expect(second.stderr.match(/^< 304 /gm)).toHaveLength(3);
+  });
+
+  it('a service that allows max-age is not asked again until the copy is stale', async () => {
+    const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
+    const one = write('max-age.json', generalBody());
+    expect((await runInProcess(['templates', 'validate', one], { env })).code).toBe(0);
     const cacheDir = join(env.REPORTCTL_CONFIG_DIR, 'cache');
     const [file] = readdirSync(cacheDir).filter((name) => name.startsWith('catalogs-'));
-    const cache = JSON.parse(readFileSync(join(cacheDir, file!), 'utf8')) as { checkedAt: number };
-    writeFileSync(join(cacheDir, file!), JSON.stringify({ ...cache, checkedAt: 0 }));
-    const third = await runInProcess(['templates', 'validate', many[0]!, '--verbose'], { env });
-    expect(third.code).toBe(0);
-    expect(catalogRequests(third.stderr)).toBe(3);
-    expect(third.stderr.match(/^> if-none-match: "/gm)).toHaveLength(3);
-    expect(third.stderr.match(/^< 304 /gm)).toHaveLength(3);
+    const cache = JSON.parse(readFileSync(join(cacheDir, file!), 'utf8')) as { checkedAt: number; maxAgeMs: number };
+    expect(cache.maxAgeMs).toBe(0);
+    // As a service whose Cache-Control said max-age=300 would have left it, checked just now.
+    const clock = fakeClock();
+    writeFileSync(join(cacheDir, file!), JSON.stringify({ ...cache, maxAgeMs: 300_000, checkedAt: clock.now() - 299_000 }));
+    const fresh = await runInProcess(['templates', 'validate', one, '--verbose'], { env, clock });
+    expect(catalogRequests(fresh.stderr)).toBe(0);
+    await clock.sleep(1_000);
+    const stale = await runInProcess(['templates', 'validate', one, '--verbose'], { env, clock });
+    expect(catalogRequests(stale.stderr)).toBe(3);
   });
 
   it('--offline needs no service and says what it checked against', async () => {
@@ -126,9 +138,10 @@ describe('templates validate', () => {
     expect(result.stderr).toMatch(/no report type plant_count in the catalog; did you mean plant_count_summary\?/);
   });
 
-  it("serve's catalogs carry an ETag and Cache-Control, and a matching If-None-Match is a 304", async () => {
+  it("serve's catalogs carry an ETag and Cache-Control: no-cache, and a matching If-None-Match is a 304", async () => {
     const first = await api(suite.server, 'GET', '/api/v2/catalogs/report-types', { key: suite.account.apiKey });
-    expect(first.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    // Revalidated on every read, so an administrator's catalog change shows at once.
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await api(suite.server, 'GET', '/api/v2/catalogs/report-types', { key: suite.account.apiKey, headers: { 'if-none-match': etag } });

@@ -5,7 +5,7 @@ import { integerOption, repeatable, secondsOption } from '../../option-parsers.j
 import type { Wrap } from '../../action.js';
 import type { OptionsOf, Root, RunF } from '../../verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
-import { runShellCommand, type CommandEnd } from './support/exec.js';
+import { GRACE_MS, runShellCommand, type CommandEnd } from './support/exec.js';
 
 const verb = (program: Root) =>
   program
@@ -47,7 +47,8 @@ shell with REPORTCTL_BASE_URL set (with --demo also REPORTCTL_API_KEY, the owner
 it ends the service stops (--export-on-exit is written) and serve exits with the command's
 status (128+N after signal N). stdout is the command's; nothing of serve's goes there. A
 service that cannot start exits 1 and the command never runs. SIGINT or SIGTERM is passed on
-to the command, then the service stops.
+to the command, then the service stops and serve exits 130 or 143. Off a terminal, what the
+command leaves running in its process group gets SIGTERM, then SIGKILL after ${GRACE_MS / 1000} s.
 The dashboard is at http://HOST:PORT/; with --demo, the "dashboard:" line (stdout) is its URL
 with a one-time code (#code=…) that the page trades for the owner key: it works once, within
 ${DASHBOARD_CODE_MINUTES} minutes, and then the page asks for the key. No URL ever holds a key.
@@ -138,6 +139,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
   const keys = server.demoKeys;
   if (options.exec !== undefined) {
     writeLine(deps.io.stderr, `reportctl serve listening on ${server.url}; running: ${options.exec}`);
+    if (keys) noteRevokedKeys(keys.revokedKeys, 'only the key given to the command is valid', deps);
     const ran = await runCommandAgainst(options.exec, server.url, keys?.ownerKey, deps).then(
       (end) => ({ end }),
       (error: unknown) => ({ error }),
@@ -146,6 +148,11 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     if ('error' in ran) throw new CliError(`cannot run the command: ${ran.error instanceof Error ? ran.error.message : String(ran.error)}`, ExitCode.failed);
     if (ran.end === undefined) return ExitCode.interrupted;
     const { status, signal } = ran.end;
+    const received = deps.signal.aborted ? signalNamed(deps.signal.reason) : undefined;
+    // Stopped by a signal, serve reports that signal, whatever the command made of it.
+    if (received !== undefined && status !== 128 + SIGNAL_NUMBERS[received]) {
+      throw new CommandFailed(128 + SIGNAL_NUMBERS[received], `stopped by ${received}; the command then exited with status ${status}`);
+    }
     if (status !== 0) throw new CommandFailed(status, signal ? `the command was ended by ${signal} (status ${status})` : `the command exited with status ${status}`);
     return ExitCode.ok;
   }
@@ -173,16 +180,25 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     }
     writeLine(deps.io.stderr, `database: ${server.dbPath}`);
   }
-  if (keys && keys.revokedKeys > 0) {
-    const what = keys.revokedKeys === 1 ? 'key' : 'keys';
-    writeLine(deps.io.stderr, `revoked the demo account's ${keys.revokedKeys} earlier ${what}; only the keys above are valid`);
-  }
+  if (keys) noteRevokedKeys(keys.revokedKeys, 'only the keys above are valid', deps);
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted) return resolve();
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await stop(server);
   return ExitCode.ok;
+}
+
+const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
+
+function signalNamed(reason: unknown): keyof typeof SIGNAL_NUMBERS | undefined {
+  return reason === 'SIGINT' || reason === 'SIGTERM' ? reason : undefined;
+}
+
+/** `--demo` on an existing database revokes the demo account's earlier keys: said on stderr, never silently. */
+function noteRevokedKeys(revoked: number, stillValid: string, deps: CliDeps): void {
+  if (revoked === 0) return;
+  writeLine(deps.io.stderr, `revoked the demo account's ${revoked} earlier ${revoked === 1 ? 'key' : 'keys'}; ${stillValid}`);
 }
 
 /** Finishes the requests in flight, writes --export-on-exit, closes the database. */
@@ -198,5 +214,5 @@ async function stop(server: { close(): Promise<void> }): Promise<void> {
 async function runCommandAgainst(command: string, url: string, ownerKey: string | undefined, deps: CliDeps): Promise<CommandEnd | undefined> {
   if (deps.signal.aborted) return undefined;
   const env = { ...deps.env, REPORTCTL_BASE_URL: url, ...(ownerKey !== undefined ? { REPORTCTL_API_KEY: ownerKey } : {}) };
-  return runShellCommand(command, { env, signal: deps.signal, ownGroup: deps.io.stdin.isTTY !== true });
+  return runShellCommand(command, { env, signal: deps.signal, ownGroup: deps.io.stdin.isTTY !== true, sleep: (ms, signal) => deps.clock.sleep(ms, signal) });
 }
