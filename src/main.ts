@@ -4,6 +4,9 @@ import { systemClock } from './cli/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
 
+/** 128 + SIGPIPE: stdout was closed before everything was written to it. */
+const CLOSED_PIPE = 141;
+
 /** Runs the command on the command line, and ends the process with its exit code. */
 export function main(): void {
   const interrupt = new AbortController();
@@ -16,9 +19,10 @@ export function main(): void {
       interrupt.abort(signal);
     });
   }
-  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace.
+  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace, nor a success:
+  // output was lost, so 141, the status of a process SIGPIPE ends.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'EPIPE') process.exit(CLOSED_PIPE);
   });
 
   const argv = process.argv.slice(2);
@@ -48,6 +52,8 @@ export function main(): void {
 
   void runCli(argv, deps).then(async (code) => {
     finished = true;
+    // The write that met the closed pipe may have failed before its 'error' event was due.
+    if ((process.stdout.errored as NodeJS.ErrnoException | null)?.code === 'EPIPE') code = CLOSED_PIPE;
     process.exitCode = code;
     // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
     // handed every byte to the reader, however slow it is.

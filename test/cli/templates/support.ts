@@ -67,3 +67,6 @@ export function scriptedTemplates(suite: { server: ServiceUnderTest; account: Is
     },
   };
 }
+
+/** The ESC and BEL characters in `text`: a terminal acts on them (a title, a cleared screen). */
+export const rawEscapes = (text: string) => [...text].filter((char) => char === '\u001b' || char === '\u0007');
