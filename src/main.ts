@@ -19,10 +19,11 @@ export function main(): void {
       interrupt.abort(signal);
     });
   }
-  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace, nor a success:
-  // output was lost, so 141, the status of a process SIGPIPE ends.
+  let finished = false;
+  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace. A command that
+  // had not finished was cut short: not a success, but 141, the status SIGPIPE would give.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(CLOSED_PIPE);
+    if (error.code === 'EPIPE') process.exit(finished ? (process.exitCode ?? 0) : CLOSED_PIPE);
   });
 
   const argv = process.argv.slice(2);
@@ -40,7 +41,6 @@ export function main(): void {
     signal: interrupt.signal,
     nodeVersion: process.versions.node,
   });
-  let finished = false;
   // Node ends a process whose event loop has nothing left to wait for with code 0, even while
   // the command still waits on work Node does not track (V8's own tasks): a failure, said so,
   // never a silent success with nothing done.
@@ -52,8 +52,6 @@ export function main(): void {
 
   void runCli(argv, deps).then(async (code) => {
     finished = true;
-    // The write that met the closed pipe may have failed before its 'error' event was due.
-    if ((process.stdout.errored as NodeJS.ErrnoException | null)?.code === 'EPIPE') code = CLOSED_PIPE;
     process.exitCode = code;
     // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
     // handed every byte to the reader, however slow it is.

@@ -90,6 +90,8 @@ export async function runTemplatesPull(dir: string, options: TemplatesPullOption
     ? [JSON.stringify(planned.filter((entry) => !kept.includes(entry)).map(({ template, file }) => ({ name: template.name, id: template.id, file })))]
     : planned.map((entry) => `${(kept.includes(entry) ? 'kept' : entry.status).padEnd(9)} ${shown(entry.file)} ${quoted(entry.template.name)}`);
   deps.io.stdout.write(lines.map((line) => line + '\n').join(''));
+  // A reader that went away (`| head`) did not get the report: not a success.
+  if ((deps.io.stdout as { errored?: unknown }).errored) throw new CliError(`stdout was closed before the report was written; every file was written to ${shown(dir)}`, ExitCode.failed);
   const pulled = new Set(planned.map((entry) => entry.file));
   for (const { file, body } of existing) {
     if (!pulled.has(file)) writeLine(deps.io.stderr, `left alone, not a template of the account: ${shown(file)}${nameIn(body) === undefined ? ' (holds no template name)' : ''}`);
