@@ -258,7 +258,7 @@ describe('templates apply --plan', () => {
     writeJson(join(dir, 'keep.json'), generalBody({ name: 'Keep', mapResolution: 300 }));
     writeJson(join(dir, 'extra.json'), generalBody({ name: 'Extra' }));
     rmSync(join(dir, 'new.json'));
-    const result = await stale(/3 things changed since the plan/);
+    const result = await stale(/is stale \(3 changes since it was saved\); nothing was written/);
     expect(result.stderr).toContain(`${join(dir, 'keep.json')} changed since the plan`);
     expect(result.stderr).toContain(`${join(dir, 'extra.json')} is new since the plan`);
     expect(result.stderr).toContain(`${join(dir, 'new.json')} is gone since the plan`);
