@@ -1,4 +1,4 @@
-import { validateTemplateBody, type Template, type TemplateBody, type TemplateValidation } from '../../../../contract/index.js';
+import { validateTemplateBody, type Template, type TemplateBody } from '../../../../contract/index.js';
 import { cachedCatalogs } from '../../../catalog-cache.js';
 import type { CliDeps, GlobalOptions } from '../../../context.js';
 import { UsageError, type ExitCodeValue } from '../../../errors.js';
@@ -79,7 +79,7 @@ export async function planFromFolder(dir: string, options: PlanOptions, deps: Cl
   // A file that moved since the plan is refused before anything else is asked of the service.
   const staleFiles = rules.saved ? filesChanged(rules.saved.plan, fileHashesOf(texts)) : [];
   if (staleFiles.length > 0) throw stalePlan(rules.saved!.file, staleFiles);
-  const files = await Promise.all(entries.map(async ({ file, text }) => ({ file, text, parsed: await parseJson(text) })));
+  const files = await Promise.all(entries.map(async ({ file, text }) => ({ file, parsed: await parseJson(text) })));
   filesByName(files.map(({ file, parsed }) => ({ file, body: parsed.success ? parsed.value : undefined })));
   const session = await deps.api(options);
   session.progress.update('reading the catalogs');
@@ -100,7 +100,7 @@ export async function planFromFolder(dir: string, options: PlanOptions, deps: Cl
     throw invalidDocuments(invalid.length, files.length, undefined, rules.invalidExit);
   }
   const templates = await serviceTemplatesByName(session, deps);
-  const valid = checked.map((document) => ({ file: document.label, body: ((document as { validation: TemplateValidation }).validation as { template: TemplateBody }).template }));
+  const valid = checked.flatMap((document) => ('validation' in document && document.validation.success ? [{ file: document.label, body: document.validation.template }] : []));
   const plan = planChanges(valid, templates, prune);
   const saved = savedPlanOf(dir, prune, plan, texts, templates);
   if (rules.saved) {
