@@ -118,9 +118,9 @@ _reportctl_flags() {
     'templates delete') echo '--yes --help' ;;
     'templates validate') echo '--file --offline --help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
-    'templates pull') echo '--help' ;;
-    'templates diff') echo '--prune --format --previews --help' ;;
-    'templates apply') echo '--prune --dry-run --yes --help' ;;
+    'templates pull') echo '--force --help' ;;
+    'templates diff') echo '--prune --format --previews --out --help' ;;
+    'templates apply') echo '--prune --plan --dry-run --yes --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
     'catalogs statistics') echo '--help' ;;
@@ -188,7 +188,8 @@ _reportctl_value_flags() {
     'templates replace') echo '--file' ;;
     'templates validate') echo '--file' ;;
     'templates preview') echo '--file --orientation --out --width' ;;
-    'templates diff') echo '--format --previews' ;;
+    'templates diff') echo '--format --previews --out' ;;
+    'templates apply') echo '--plan' ;;
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;
