@@ -108,6 +108,15 @@ describe('back-off on transient failures', () => {
     expect(clock.sleeps).toEqual([188, 375, 750]);
   });
 
+  it('408 REQUEST_TIMEOUT (the request did not arrive whole) is sent again, a POST too', async () => {
+    const { client, clock, service } = setup({ random: () => 0.5 });
+    const timedOut = { error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time; send it again' };
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(408, timedOut, { headers: JSON_HEADERS }).times(2);
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(201, { id: 't-1' }, { headers: JSON_HEADERS });
+    expect((await client.request('POST', '/api/v2/templates', { body: { name: 'x' } })).body).toEqual({ id: 't-1' });
+    expect(clock.sleeps).toEqual([188, 375]);
+  });
+
   it('a GET gives up after 1 + 3 attempts with a NetworkError', async () => {
     const { client, service } = setup();
     service.intercept({ path: '/api/v2/queues' }).replyWithError(networkFault('ECONNREFUSED')).times(4);
