@@ -9,8 +9,8 @@ import { ApiError } from './errors.js';
 export const MAX_ANSWER_BYTES = 192 * 1024 * 1024;
 
 /**
- * What one account's answers in flight may hold of MAX_ANSWER_BYTES: a quarter, room for
- * its largest page once more (about 26 MiB each). Accounts that read slowly cannot take the
+ * What one account's answers in flight may hold of MAX_ANSWER_BYTES: a quarter, room for one
+ * of its largest pages (about 25 MiB) and most of a second. Accounts that read slowly cannot take the
  * whole budget from the others: with two of them at their share, half is left.
  */
 export const MAX_ACCOUNT_ANSWER_BYTES = MAX_ANSWER_BYTES / 4;

@@ -115,6 +115,7 @@ describe('GET /healthz', () => {
       expect(await answer.json()).toEqual({ status: 'ok' });
       expect(answer.headers.get('x-ratelimit-remaining')).toBeNull();
     }
+    expect((await fetch(`${url}/healthz`, { method: 'HEAD' })).status).toBe(200);
     // Past the read limit (50) with no 429; an API request still has its whole bucket.
     expect((await rawRequest(url, { method: 'GET', target: '/api/v2/templates' })).headers['x-ratelimit-remaining']).toBe('49');
     const document = (await rawRequest(url, { method: 'GET', target: '/api/v2/openapi.json' })).json as { paths: Record<string, unknown> };
