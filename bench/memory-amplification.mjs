@@ -7,13 +7,19 @@
 // 2. many accounts (11 by default) each open 4 connections for that page and stop reading
 //    after the first byte: the answers cannot drain. Prints how long each account's own
 //    requests are refused (its in-flight slots held) and the other account's answers.
-// PASS/FAIL against the targets (peak RSS < 512 MB in both, the other account's p99 < 100 ms
-// in the first); exits 1 on FAIL. Linux only.
+// 3. two accounts each keep 4 connections on that page, reading each about 190 KB/s (slow
+//    enough that a page takes minutes, steady enough never to stall 10 s), asking again when
+//    an answer ends; meanwhile a third account asks for its own 100-template page every
+//    250 ms. Prints the third account's success rate and the slow accounts' outcomes.
+// PASS/FAIL against the targets (peak RSS < 512 MB in all, the other account's p99 < 100 ms
+// in the first, the third account's pages ≥ 90% answered 200 in the third); exits 1 on FAIL.
+// Linux only.
 //
 //   npm run build && node bench/memory-amplification.mjs            # this checkout
 //   node bench/memory-amplification.mjs --root /work/main            # another build, for "before"
 //   options: --seconds 20  --template-kib 940,250 (the first size the server accepts is used)
 //            --accounts 11 --hold-seconds 30 (how long the second attack's readers stay stalled)
+//            --slow-seconds 60 (how long the third attack lasts)  --attacks 1,2,3 (which to run)
 // Not part of `npm test`: it takes a few minutes and wants the machine to itself.
 import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,12 +40,16 @@ const { values: args } = parseArgs({
     'honour-retry-after': { type: 'boolean', default: false },
     accounts: { type: 'string', default: '11' },
     'hold-seconds': { type: 'string', default: '30' },
+    'slow-seconds': { type: 'string', default: '60' },
+    attacks: { type: 'string', default: '1,2,3' },
   },
 });
 const TEMPLATES = 100;
 const LOOPS = 8;
 const OTHER_EVERY_MS = 250;
-const TARGETS = { peakRssMb: 512, otherP99Ms: 100 };
+const TARGETS = { peakRssMb: 512, otherP99Ms: 100, thirdAccountSuccess: 0.9 };
+const attacks = new Set(args.attacks.split(',').map(Number));
+const SLOW_READ_BYTES_PER_SECOND = 190_000;
 const ELEMENT_NOTE = 'n'.repeat(1000);
 
 const bin = join(resolve(args.root), 'bin/reportctl.js');
@@ -104,7 +114,7 @@ for (let i = 1; i < TEMPLATES; i++) {
 await call(other.apiKey, 'POST', '/api/v2/templates', { ...seed, name: 'the other account' });
 // The second attack's accounts: copies of the attacker's templates, in SQL (the API would take minutes).
 // Accounts of their own: the first attack spends the attacker's reads for a minute.
-const stallers = Array.from({ length: Number(args.accounts) }, () => admin('accounts', 'create', '--template-limit', String(TEMPLATES)));
+const stallers = Array.from({ length: Math.max(3, Number(args.accounts)) }, () => admin('accounts', 'create', '--template-limit', String(TEMPLATES)));
 {
   const sqlite = new Database(db);
   sqlite.pragma('busy_timeout = 10000');
@@ -154,6 +164,13 @@ async function otherAccountLoop(until) {
   }
   return { latencies: latencies.sort((a, b) => a - b), answers };
 }
+const show = (map) => [...map].map(([status, n]) => `${status}×${n}`).join(' ');
+console.log(`build: ${bin}`);
+let peakMb = 0;
+let p99 = 0;
+let stallPeakMb = 0;
+let thirdSuccess = 1;
+if (attacks.has(1)) {
 // The same requests before the attack: how fast this machine answers them when nothing else runs.
 const quietUntil = Date.now() + 5000;
 const quiet = await otherAccountLoop(() => Date.now() > quietUntil);
@@ -162,14 +179,12 @@ const running = [...Array.from({ length: LOOPS }, loop), otherDuring];
 await new Promise((wake) => setTimeout(wake, Number(args.seconds) * 1000));
 stop = true;
 await Promise.all(running);
-const peakMb = memory('VmHWM');
+peakMb = memory('VmHWM');
 
 const { latencies: otherLatencies, answers: otherStatuses } = await otherDuring;
 const p50 = percentile(otherLatencies, 50);
 const p90 = percentile(otherLatencies, 90);
-const p99 = percentile(otherLatencies, 99);
-const show = (map) => [...map].map(([status, n]) => `${status}×${n}`).join(' ');
-console.log(`build: ${bin}`);
+p99 = percentile(otherLatencies, 99);
 console.log(
   `${TEMPLATES} templates of ~${kib} KiB; ${LOOPS} loops of GET /api/v2/templates?limit=100 for ${args.seconds} s` +
     (args['honour-retry-after'] ? ', waiting Retry-After after a 429' : ', asking again at once after a 429'),
@@ -182,6 +197,7 @@ console.log(
 console.log(
   `other account before the attack: ${quiet.latencies.length} requests, p50 ${percentile(quiet.latencies, 50).toFixed(1)} ms, p99 ${percentile(quiet.latencies, 99).toFixed(1)} ms (this machine's noise floor)`,
 );
+}
 
 // The second attack: every staller account's 4 connections stop reading after the first byte.
 /** Sends the page request and pauses the socket at the first byte of the answer. */
@@ -198,6 +214,7 @@ function stalledRequest(apiKey) {
     socket.on('error', () => resolve({ socket, status: 'error' }));
   });
 }
+if (attacks.has(2)) {
 await new Promise((wake) => setTimeout(wake, 2000));
 writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
 const beforeStallMb = memory('VmRSS');
@@ -223,7 +240,7 @@ const firstBytes = new Map();
 for (const { status } of stalled) firstBytes.set(status, (firstBytes.get(status) ?? 0) + 1);
 const locks = stalls.filter(({ connections }) => connections.some(({ status }) => status === 200)).map(({ lockedSeconds }) => lockedSeconds);
 const otherDuringStall = await call(other.apiKey, 'GET', '/api/v2/templates?limit=20');
-const stallPeakMb = memory('VmHWM');
+stallPeakMb = memory('VmHWM');
 for (const { socket } of stalled) socket.destroy();
 const freed = locks.filter((seconds) => seconds !== null);
 const range = (values) => (values.length === 0 ? '-' : `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)} s`);
@@ -237,8 +254,73 @@ console.log(
     `; the other account meanwhile: ${otherDuringStall.status}`,
 );
 console.log(`  serve RSS before: ${beforeStallMb.toFixed(0)} MB; peak: ${stallPeakMb.toFixed(0)} MB (target < ${TARGETS.peakRssMb})`);
+}
 
-const pass = peakMb < TARGETS.peakRssMb && p99 < TARGETS.otherP99Ms && stallPeakMb < TARGETS.peakRssMb;
+// The third attack: two accounts read their pages slowly on 4 connections each, a third asks for its own.
+/**
+ * One connection of a slow reader: asks for the page, reads it at about 190 KB/s, and asks
+ * again on a new connection when the answer ends or the server drops it. Counts the outcomes.
+ */
+async function slowReader(apiKey, until, outcomes) {
+  const { hostname, port } = new URL(baseUrl);
+  while (performance.now() < until) {
+    const outcome = await new Promise((resolve) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`GET /api/v2/templates?limit=100 HTTP/1.1\r\nHost: ${hostname}:${port}\r\napiKey: ${apiKey}\r\nConnection: close\r\n\r\n`);
+      });
+      let head = '';
+      let received = 0;
+      let length = Infinity;
+      socket.on('data', (chunk) => {
+        received += chunk.length;
+        if (head === '') head = chunk.toString('latin1', 0, Math.min(chunk.length, 400));
+        const match = /content-length: (\d+)/i.exec(head);
+        if (match) length = Number(match[1]) + head.indexOf('\r\n\r\n') + 4;
+        if (received >= length || performance.now() > until) {
+          socket.destroy();
+          return;
+        }
+        socket.pause();
+        setTimeout(() => socket.resume(), (chunk.length / SLOW_READ_BYTES_PER_SECOND) * 1000);
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        const status = head.split(' ')[1] ?? 'none';
+        resolve(status !== '200' ? status : received >= length ? '200 whole' : performance.now() > until ? '200 still reading' : '200 dropped');
+      });
+    });
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    if (!String(outcome).startsWith('200')) await new Promise((wake) => setTimeout(wake, 1000));
+  }
+}
+if (attacks.has(3)) {
+  await new Promise((wake) => setTimeout(wake, 2000));
+  writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+  const [slow, slower, third] = stallers;
+  const until = performance.now() + Number(args['slow-seconds']) * 1000;
+  const slowOutcomes = new Map();
+  const readers = [slow, slower].flatMap(({ apiKey }) => Array.from({ length: 4 }, () => slowReader(apiKey, until, slowOutcomes)));
+  // The slow readers' pages are read from the database first.
+  await new Promise((wake) => setTimeout(wake, 5000));
+  const thirdStatuses = new Map();
+  while (performance.now() < until) {
+    const answer = await call(third.apiKey, 'GET', '/api/v2/templates?limit=100');
+    thirdStatuses.set(answer.status, (thirdStatuses.get(answer.status) ?? 0) + 1);
+    await new Promise((wake) => setTimeout(wake, OTHER_EVERY_MS));
+  }
+  await Promise.all(readers);
+  const slowPeakMb = memory('VmHWM');
+  const asked = [...thirdStatuses.values()].reduce((sum, n) => sum + n, 0);
+  thirdSuccess = (thirdStatuses.get(200) ?? 0) / Math.max(1, asked);
+  stallPeakMb = Math.max(stallPeakMb, slowPeakMb);
+  console.log(`2 accounts × 4 connections reading GET /api/v2/templates?limit=100 at ~${SLOW_READ_BYTES_PER_SECOND / 1000} KB/s each for ${args['slow-seconds']} s: ${show(slowOutcomes)}`);
+  console.log(
+    `  a third account's 100-template pages meanwhile: ${show(thirdStatuses)}, ${(thirdSuccess * 100).toFixed(0)}% answered 200 (target ≥ ${TARGETS.thirdAccountSuccess * 100}%)`,
+  );
+  console.log(`  serve RSS peak: ${slowPeakMb.toFixed(0)} MB (target < ${TARGETS.peakRssMb})`);
+}
+
+const pass = peakMb < TARGETS.peakRssMb && p99 < TARGETS.otherP99Ms && stallPeakMb < TARGETS.peakRssMb && thirdSuccess >= TARGETS.thirdAccountSuccess;
 console.log(pass ? 'PASS' : 'FAIL');
 cleanUp();
 process.exitCode = pass ? 0 : 1;

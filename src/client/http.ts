@@ -3,7 +3,7 @@ import { NetworkError, RateLimitedError, UnexpectedResponseError } from './error
 import type { ApiClientOptions, ApiResult, RequestOptions } from './options.js';
 import { RateLimitBuckets, retryAfterMs } from './rate-limit.js';
 import { toApiError } from './response-errors.js';
-import { TRANSIENT_CODES, TRANSIENT_STATUS, backoffMs } from './retry.js';
+import { NOT_RECEIVED_STATUS, TRANSIENT_CODES, TRANSIENT_STATUS, backoffMs } from './retry.js';
 import { conforms, type ResponseShape } from './response-validation.js';
 import { sendOnce } from './transport.js';
 
@@ -88,7 +88,8 @@ export class ApiClient {
         await this.wait((left) => `rate limited; retrying in ${Math.ceil(left / 1000)} s`, waitMs, 'rate-limit', signal);
         continue;
       }
-      if (TRANSIENT_STATUS.has(result.status) && transient < maxTransient) {
+      const notReceived = result.status === NOT_RECEIVED_STATUS;
+      if ((TRANSIENT_STATUS.has(result.status) || notReceived) && transient < (notReceived ? (this.options.maxTransientRetries ?? 3) : maxTransient)) {
         transient += 1;
         await this.backoff(transient, `service answered ${result.status}`, signal);
         continue;

@@ -1,5 +1,10 @@
 /** Answers worth another try for a GET: the gateway or the service is briefly away. */
 export const TRANSIENT_STATUS = new Set([502, 503, 504]);
+/**
+ * The request did not arrive whole in time (408 REQUEST_TIMEOUT): nothing was done, so even a
+ * POST may be sent again.
+ */
+export const NOT_RECEIVED_STATUS = 408;
 /** Network failures worth another try for a GET; an unknown host or a bad request is not. */
 export const TRANSIENT_CODES = new Set([
   'ECONNRESET',

@@ -21,7 +21,9 @@ export const endpoints = {
   getTemplate: { method: 'GET', path: '/api/v2/templates/:id' },
   replaceTemplate: { method: 'PUT', path: '/api/v2/templates/:id' },
   deleteTemplate: { method: 'DELETE', path: '/api/v2/templates/:id' },
-  validateFormula: { method: 'POST', path: '/api/v2/templates/validate-formula', read: true },
+  // Only reads, but counted as a write: the real service may count it so, and a client paced
+  // for that is never surprised by it (docs/decisions.md, "Limits").
+  validateFormula: { method: 'POST', path: '/api/v2/templates/validate-formula' },
   listReportTypes: { method: 'GET', path: '/api/v2/catalogs/report-types' },
   listStatistics: { method: 'GET', path: '/api/v2/catalogs/statistics' },
   getVegetationIndexDefaults: { method: 'GET', path: '/api/v2/catalogs/vegetation-index-defaults' },

@@ -7,6 +7,7 @@ export const errorCodes = [
   'PLAN_LIMIT_EXCEEDED',
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
@@ -38,6 +39,9 @@ export const errorStatus: Record<ErrorCode, number> = {
   PLAN_LIMIT_EXCEEDED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  // Not in the service's table: the request (its headers) did not arrive in time. Nothing was
+  // done; send it again.
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -2,11 +2,19 @@ import type { ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { keyHashFor, presentedKey } from './auth.js';
-import { ApiError, validationFailed } from './errors.js';
-import { ANSWER_STALL_MS, AnswerMemory, InFlightLimiter, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from './in-flight.js';
+import { ApiError } from './errors.js';
+import {
+  ANSWER_DEADLINE_MS,
+  ANSWER_STALL_MS,
+  AnswerMemory,
+  InFlightLimiter,
+  MAX_ACCOUNT_ANSWER_BYTES,
+  MAX_ANSWER_BYTES,
+} from './in-flight.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { isDashboardRequest } from './routes/dashboard.js';
+import { isHealthRequest } from './routes/health.js';
 import { EndpointIndex } from './routes/endpoint-index.js';
 import type { Endpoint, RequestKind } from './routes/endpoint.js';
 import type { Store } from './store/index.js';
@@ -18,12 +26,16 @@ export interface AdmissionOptions {
   writesPerMinute: number;
   /** The rolling rate-limit window (default 60 s; `serve --rate-window-seconds`). */
   rateWindowMs?: number | undefined;
-  /** Requests of one account answered at once (default 4); more are answered 429 at once. */
+  /** Requests of one account answered at once; more are answered 429 at once. Default: no cap. */
   maxInFlightPerAccount?: number | undefined;
   /** Bytes of pages all answers in flight may hold (default 192 MiB); past it, 503. */
   maxAnswerBytes?: number | undefined;
+  /** What one account's answers may hold of it (default a quarter); past it, 503. */
+  maxAccountAnswerBytes?: number | undefined;
   /** An answer its client takes nothing of for this long is dropped (default 10 s). */
   answerStallMs?: number | undefined;
+  /** An answer not taken whole this long after it was handed to its connection is dropped (default 30 s). */
+  answerDeadlineMs?: number | undefined;
   now: () => number;
 }
 
@@ -35,6 +47,14 @@ export interface Admission {
    * stall limit). The app runs `admit` in its onRequest hook.
    */
   register(app: FastifyInstance): void;
+  /**
+   * The rate-limit headers of an answer that spends nothing (refused before admission, or by
+   * Node's parser): the client address's bucket as it stands, reads unless `method` is a
+   * write's. Nothing is taken from it.
+   */
+  unspentRateHeaders(address: string | undefined, method?: string): Record<string, string>;
+  /** False once close() began: health checks answer 503. */
+  serving(): boolean;
 }
 
 const DEFAULT_WINDOW_MS = 60_000;
@@ -82,6 +102,9 @@ function dropStalledAnswer(this: ServerResponse): void {
   this.destroy();
 }
 
+/** An answer past its deadline goes with its connection. */
+const dropLateAnswer = (answer: ServerResponse) => answer.destroy();
+
 export function admission(options: AdmissionOptions): Admission {
   const { store, endpoints } = options;
   const index = new EndpointIndex(endpoints);
@@ -101,9 +124,11 @@ export function admission(options: AdmissionOptions): Admission {
     read: ratePolicy('read', 'reads', options.readsPerMinute, windowMs),
     write: ratePolicy('write', 'writes', options.writesPerMinute, windowMs),
   };
-  const inFlight = new InFlightLimiter(options.maxInFlightPerAccount ?? MAX_IN_FLIGHT_PER_ACCOUNT);
-  const answerMemory = new AnswerMemory(options.maxAnswerBytes ?? MAX_ANSWER_BYTES);
+  const inFlight = options.maxInFlightPerAccount === undefined ? null : new InFlightLimiter(options.maxInFlightPerAccount);
+  const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  const answerMemory = new AnswerMemory(maxAnswerBytes, options.maxAccountAnswerBytes ?? Math.min(MAX_ACCOUNT_ANSWER_BYTES, maxAnswerBytes));
   const answerStallMs = options.answerStallMs ?? ANSWER_STALL_MS;
+  const answerDeadlineMs = options.answerDeadlineMs ?? ANSWER_DEADLINE_MS;
   // Set once close() begins: new requests are refused, those in flight finish.
   let closing = false;
 
@@ -116,7 +141,8 @@ export function admission(options: AdmissionOptions): Admission {
     let endpoint = byRoute.get(method)?.get(path);
     if (endpoint === undefined) {
       const route = request.routeOptions;
-      if (isDashboardRequest(route.config, request.url)) return;
+      // Neither is part of the API: no key, no rate limit.
+      if (isDashboardRequest(route.config, request.url) || isHealthRequest(route.config)) return;
       endpoint = route.url === undefined ? undefined : byRoute.get(method)?.get(route.url);
     }
     store.atRequestStart(request.raw.socket instanceof Socket);
@@ -153,10 +179,6 @@ export function admission(options: AdmissionOptions): Admission {
         'retry-after': String(decision.retryAfterSeconds),
       });
     }
-    // What Node refuses itself when asked to (requireHostHeader), as HTTP/1.1 requires.
-    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-      throw validationFailed([{ path: '', message: 'An HTTP/1.1 request must have a Host header' }], 'Request');
-    }
 
     // A known path with the wrong method is a 405; an unknown path a 404. A request routed to
     // a path without parameters, written as that path, is neither (checked first: it is every
@@ -178,14 +200,27 @@ export function admission(options: AdmissionOptions): Admission {
         : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
     }
     if (request.caller) {
-      const answerBytes = answerMemory.holder();
-      if (!inFlight.enter(request.caller.accountId, reply.raw, answerBytes.release)) {
+      if (inFlight !== null && !inFlight.enter(request.caller.accountId, reply.raw)) {
         throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
           'retry-after': '1',
         });
       }
-      request.holdAnswerBytes = answerBytes.hold;
+      request.holdAnswerBytes = answerMemory.holder(request.caller.accountId, reply.raw);
     }
+  }
+
+  function unspentRateHeaders(address: string | undefined, method = 'GET'): Record<string, string> {
+    const policy = policies[method === 'GET' || method === 'HEAD' ? 'read' : 'write'];
+    const decision = limiter.peek(`address:${address}${policy.bucketSuffix}`, policy.limit);
+    const remaining = String(decision.remaining);
+    const reset = String(decision.resetSeconds);
+    return {
+      'x-ratelimit-limit': policy.limitText,
+      'x-ratelimit-remaining': remaining,
+      'x-ratelimit-reset': reset,
+      'ratelimit-policy': policy.header,
+      ratelimit: policy.stateStart + remaining + ';t=' + reset,
+    };
   }
 
   function register(app: FastifyInstance): void {
@@ -205,10 +240,16 @@ export function admission(options: AdmissionOptions): Admission {
       // make progress (a write taken, a read) within the limit, or it is destroyed; an answer
       // the kernel took whole needs no watch, and arming one per answer would cost a fifth of
       // the throughput of cached pages. After the answer, Node sets the keep-alive timeout.
+      // An answer still queued also has a deadline, however steadily it is read: a client that
+      // reads just fast enough to dodge the stall limit holds its bytes no longer.
       const answer = reply.raw;
-      if (!answer.writableEnded || answer.writableLength > 0) answer.setTimeout(answerStallMs, dropStalledAnswer);
+      if (!answer.writableEnded || answer.writableLength > 0) {
+        answer.setTimeout(answerStallMs, dropStalledAnswer);
+        const deadline = setTimeout(dropLateAnswer, answerDeadlineMs, answer);
+        answer.once('close', () => clearTimeout(deadline));
+      }
     });
   }
 
-  return { admit, register };
+  return { admit, register, unspentRateHeaders, serving: () => !closing };
 }

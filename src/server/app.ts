@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { registerAccessLog, logWhenAnswered, type AccessLog } from './access-log.js';
 import { admission } from './admission.js';
 import { clientErrorHandler } from './client-errors.js';
+import { capConnections, MAX_CONNECTIONS } from './connection-cap.js';
 import { DashboardCodes } from './dashboard-codes.js';
 import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './error-answers.js';
 import { fastifyOptions } from './fastify-options.js';
@@ -9,6 +10,7 @@ import { faultInjection } from './faults.js';
 import { hostCheck } from './host-check.js';
 import { registerJsonBody } from './json-body.js';
 import { registerDashboard } from './routes/dashboard.js';
+import { registerHealth } from './routes/health.js';
 import { serviceEndpoints } from './routes/service.js';
 import { wireEndpoints } from './routes/wiring.js';
 import { throwingHook } from './throwing-hook.js';
@@ -29,12 +31,20 @@ export interface AppOptions {
   headersTimeoutMs?: number | undefined;
   /** The rolling rate-limit window (default 60 s; `serve --rate-window-seconds`). */
   rateWindowMs?: number | undefined;
-  /** Requests of one account answered at once (default 4); more are answered 429 at once. */
-  maxInFlightPerAccount?: number;
+  /** Requests of one account answered at once; more are answered 429 at once. Default: no cap. */
+  maxInFlightPerAccount?: number | undefined;
   /** Bytes of pages all answers in flight may hold (default 192 MiB); past it, 503. Tests lower it. */
   maxAnswerBytes?: number | undefined;
+  /** What one account's answers may hold of those (default a quarter); past it, 503. */
+  maxAccountAnswerBytes?: number | undefined;
   /** An answer its client takes nothing of for this long is dropped (default 10 s). Tests shorten it. */
   answerStallMs?: number | undefined;
+  /** An answer not taken whole this long after it was handed to its connection is dropped (default 30 s). */
+  answerDeadlineMs?: number | undefined;
+  /** Connections open at once (default 512); past it, a new one is answered 503 and closed. */
+  maxConnections?: number | undefined;
+  /** How long a keep-alive connection may stay idle between requests (default 30 s). */
+  keepAliveTimeoutMs?: number | undefined;
   /** The random source of faults with a rate below 1 (`serve --seed`); default Math.random. */
   faultRandom?: () => number;
   /** The built dashboard (dist/dashboard), served at `/`; without it, no dashboard. */
@@ -53,9 +63,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const admitted = admission({ ...options, endpoints, now });
   const answerError = errorAnswer(options.errorLog);
   const checkHost = hostCheck(options.hostNames ?? []);
-  // A request to a name this service is not is refused before it spends a rate limit.
+  // A request to a name this service is not is refused before it spends a rate limit; its
+  // answer still says where the client address's bucket stands.
   const screen = (request: FastifyRequest, reply: FastifyReply) => {
-    checkHost(request);
+    try {
+      checkHost(request);
+    } catch (refusal) {
+      reply.headers(admitted.unspentRateHeaders(request.ip, request.method));
+      throw refusal;
+    }
     admitted.admit(request, reply);
   };
 
@@ -66,9 +82,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
         answerError,
         accessLog && ((request, reply) => logWhenAnswered(accessLog, now, request, reply)),
       ),
-      clientErrorHandler: clientErrorHandler(accessLog, now),
+      clientErrorHandler: clientErrorHandler(accessLog, now, admitted.unspentRateHeaders),
     }),
   );
+  capConnections(app.server, options.maxConnections ?? MAX_CONNECTIONS, admitted.unspentRateHeaders);
   registerJsonBody(app);
   // Both checks in one hook: every hook is a step of Fastify's runner for every request.
   app.addHook('onRequest', throwingHook(screen));
@@ -76,6 +93,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After admission (key, rate limit, route), right before the handler.
   app.addHook('preHandler', faultInjection(options.store, options.faultRandom ?? Math.random));
   wireEndpoints(app, endpoints);
+  registerHealth(app, admitted.serving);
   if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir, options.dashboardCodes ?? new DashboardCodes(now));
   registerErrorAnswers(app, answerError);
   if (accessLog) registerAccessLog(app, accessLog, now);

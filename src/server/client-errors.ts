@@ -10,11 +10,23 @@ function clientErrorAnswer(error: ClientError): { status: number; body: ClientEr
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return { status: 431, body: { error: 'PAYLOAD_TOO_LARGE', message: 'The request line and headers are larger than the server accepts' } };
   }
-  const message = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'The request did not arrive in time' : 'The request is not valid HTTP';
-  return {
-    status: error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400,
-    body: { error: 'VALIDATION_FAILED', message, issues: [{ path: '', message }] },
-  };
+  // Nothing was wrong with what arrived, only that not all of it did: send it again.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, body: { error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time; send it again' } };
+  }
+  const message = 'The request is not valid HTTP';
+  return { status: 400, body: { error: 'VALIDATION_FAILED', message, issues: [{ path: '', message }] } };
+}
+
+/** The rate-limit headers of an answer that spends nothing, for a client address (see admission). */
+export type UnspentRateHeaders = (address: string | undefined) => Record<string, string>;
+
+/** A refusal written on a raw socket, before or instead of Node's HTTP handling. */
+export function rawAnswer(status: number, body: unknown, headers: Record<string, string>): string {
+  const text = JSON.stringify(body);
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n`;
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+  return `${head}Connection: close\r\n\r\n${text}`;
 }
 
 /**
@@ -28,25 +40,32 @@ const LINGER_MS = 1_000;
 const lingering = new WeakSet<Socket>();
 
 /** As Node's own answer: only when no response has started on the socket; then close it. */
-function answerOnSocket(error: ClientError, socket: Socket, answer: { status: number; body: ClientErrorBody }): void {
+function answerOnSocket(
+  error: ClientError,
+  socket: Socket,
+  answer: { status: number; body: ClientErrorBody },
+  rateHeaders: UnspentRateHeaders,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return;
   const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (!socket.writable || response?.headersSent) {
     socket.destroy(error);
     return;
   }
-  const text = JSON.stringify(answer.body);
-  const head =
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
-    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`;
+  const text = rawAnswer(answer.status, answer.body, rateHeaders(socket.remoteAddress));
   // A client too slow to send its request gets no more time to send the rest.
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    socket.write(head + text);
+    socket.write(text);
     socket.destroy(error);
     return;
   }
+  lingerThenClose(socket, text);
+}
+
+/** Ends the socket with `text`, reading and dropping what still arrives for a moment (see LINGER_MS). */
+export function lingerThenClose(socket: Socket, text: string): void {
   lingering.add(socket);
-  socket.end(head + text);
+  socket.end(text);
   socket.setTimeout(0);
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
   socket.once('end', () => socket.destroy());
@@ -54,14 +73,15 @@ function answerOnSocket(error: ClientError, socket: Socket, answer: { status: nu
 
 /**
  * Requests Node's parser refuses before any of the app runs (headers too large, not HTTP, too
- * slow) are answered on the raw socket in the service's shape too, and logged when asked.
+ * slow) are answered on the raw socket in the service's shape too, with the client address's
+ * rate-limit headers, and logged when asked.
  */
-export function clientErrorHandler(logAccess: ((line: string) => void) | undefined, now: () => number) {
+export function clientErrorHandler(logAccess: ((line: string) => void) | undefined, now: () => number, rateHeaders: UnspentRateHeaders) {
   return (error: ClientError, socket: Socket): void => {
     const answer = clientErrorAnswer(error);
     if (logAccess && !socket.destroyed && error.code !== 'ECONNRESET') {
       logAccess(`${new Date(now()).toISOString()} - (${error.code ?? 'client error'}) ${answer.status}`);
     }
-    answerOnSocket(error, socket, answer);
+    answerOnSocket(error, socket, answer, rateHeaders);
   };
 }

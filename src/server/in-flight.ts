@@ -2,12 +2,6 @@ import type { ServerResponse } from 'node:http';
 import { ApiError } from './errors.js';
 
 /**
- * Enough for a dashboard's parallel reads; few enough that one account's largest pages
- * (100 templates of up to 256 KiB each) cannot fill the memory (bench/memory-amplification.mjs).
- */
-export const MAX_IN_FLIGHT_PER_ACCOUNT = 4;
-
-/**
  * The bytes of list pages all accounts' answers in flight may hold at once: about seven of
  * the largest pages (26 MiB). With the service's own needs, serve stays under 512 MB however
  * many accounts ask (bench/memory-amplification.mjs).
@@ -15,10 +9,25 @@ export const MAX_IN_FLIGHT_PER_ACCOUNT = 4;
 export const MAX_ANSWER_BYTES = 192 * 1024 * 1024;
 
 /**
+ * What one account's answers in flight may hold of MAX_ANSWER_BYTES: a quarter, room for one
+ * of its largest pages (about 25 MiB) and most of a second. Accounts that read slowly cannot take the
+ * whole budget from the others: with two of them at their share, half is left.
+ */
+export const MAX_ACCOUNT_ANSWER_BYTES = MAX_ANSWER_BYTES / 4;
+
+/**
  * An answer the client takes nothing of for this long is dropped with its connection, which
- * frees its account's slot and its bytes: a client that stops reading holds them no longer.
+ * frees its bytes (and its account's slot, where a count is kept): a client that stops
+ * reading holds them no longer.
  */
 export const ANSWER_STALL_MS = 10_000;
+
+/**
+ * An answer not taken whole this long after it was handed to its connection is dropped with
+ * it, however steadily its client reads: the largest page (26 MiB) takes 30 s at under 1 MB/s,
+ * far below any loopback or local network, and a reader that slow holds its bytes no longer.
+ */
+export const ANSWER_DEADLINE_MS = 30_000;
 
 /** Accounts whose count is kept at zero; past this many, the zeros are dropped. */
 const MAX_IDLE_ACCOUNTS = 10_000;
@@ -26,8 +35,8 @@ const MAX_IDLE_ACCOUNTS = 10_000;
 /**
  * Requests of one account being answered at once, counted until their response has been
  * sent (or its connection dropped), so a large answer a slow client has not read yet still
- * counts. What one account can make the server hold at a time is this many answers, however
- * many connections it opens; other accounts are not waiting behind it.
+ * counts. Kept only when serve is asked for a cap (`maxInFlightPerAccount`): memory is bounded
+ * by bytes (AnswerMemory), and a client within the rate limits may send many requests at once.
  */
 export class InFlightLimiter {
   // An account's count stays at zero when its last answer closes: deleting and adding the
@@ -43,15 +52,13 @@ export class InFlightLimiter {
    * Counted in, it leaves when its response closes: after the last byte was handed to the
    * socket, or when the socket died.
    */
-  enter(accountId: string, response: ServerResponse, alsoOnClose?: () => void): boolean {
+  enter(accountId: string, response: ServerResponse): boolean {
     const count = this.counts.get(accountId) ?? 0;
     if (count >= this.limit) return false;
     if (count === 0 && this.counts.size >= this.sweepAt) this.dropIdle();
     this.counts.set(accountId, count + 1);
-    // One listener per answer for both (its slot here, its bytes in AnswerMemory): 'close' comes once.
-    response.on('close', () => {
+    response.once('close', () => {
       this.counts.set(accountId, Math.max(0, (this.counts.get(accountId) ?? 1) - 1));
-      alsoOnClose?.();
     });
     return true;
   }
@@ -83,37 +90,64 @@ declare module 'fastify' {
 }
 
 /**
- * The bytes answers in flight hold, across accounts. A page is charged step by step as it is
- * read, so many pages read at once cannot all grow before any is sent; a step that would pass
- * the limit ends its request with 503 and Retry-After. What an answer took is given back when
- * its response closes (sent, or its connection dropped).
+ * The bytes answers in flight hold, across accounts and per account. A page is charged step
+ * by step as it is read, so many pages read at once cannot all grow before any is sent; a
+ * step that would pass the service's limit, or its account's share, ends its request with
+ * 503 and Retry-After. What an answer took is given back when its response closes (sent, or
+ * its connection dropped).
  */
 export class AnswerMemory {
   private held = 0;
+  private readonly heldByAccount = new Map<string, number>();
 
-  constructor(readonly limitBytes: number) {}
+  constructor(
+    readonly limitBytes: number,
+    readonly accountLimitBytes: number,
+  ) {}
 
-  /** A holder for one answer's bytes; `release` gives them back (its response closed). */
-  holder(): { hold: HoldAnswerBytes; release: () => void } {
+  /** What the account's answers hold now. */
+  heldBy(accountId: string): number {
+    return this.heldByAccount.get(accountId) ?? 0;
+  }
+
+  /**
+   * Charges one answer's bytes to the service and to its account. The response is watched only
+   * from its first charge: most answers (cached pages, small ones) charge nothing.
+   */
+  holder(accountId: string, response: ServerResponse): HoldAnswerBytes {
     let taken = 0;
+    let watched = false;
     let closed = false;
-    return {
-      hold: (bytes) => {
+    const release = () => {
+      closed = true;
+      this.held -= taken;
+      const left = this.heldBy(accountId) - taken;
+      if (left > 0) this.heldByAccount.set(accountId, left);
+      else this.heldByAccount.delete(accountId);
+      taken = 0;
+    };
+    return (bytes) => {
+      if (!watched) {
+        watched = true;
         // Nobody will read what is read for a closed response.
-        if (closed) throw new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the answer was ready');
-        if (this.held + bytes > this.limitBytes) {
-          throw new ApiError('SERVICE_UNAVAILABLE', 'The service holds as many answers as it can at once; retry in 1 s', undefined, {
-            'retry-after': '1',
-          });
-        }
-        this.held += bytes;
-        taken += bytes;
-      },
-      release: () => {
-        closed = true;
-        this.held -= taken;
-        taken = 0;
-      },
+        closed = response.socket === null || response.socket.destroyed;
+        if (!closed) response.once('close', release);
+      }
+      if (closed) throw new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the answer was ready');
+      if (this.held + bytes > this.limitBytes) {
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The service holds as many answers as it can at once; retry in 1 s', undefined, {
+          'retry-after': '1',
+        });
+      }
+      const accountHeld = this.heldBy(accountId);
+      if (accountHeld + bytes > this.accountLimitBytes) {
+        throw new ApiError('SERVICE_UNAVAILABLE', "The account's answers in flight hold all the memory one account may; retry in 1 s", undefined, {
+          'retry-after': '1',
+        });
+      }
+      this.held += bytes;
+      this.heldByAccount.set(accountId, accountHeld + bytes);
+      taken += bytes;
     };
   }
 }

@@ -25,9 +25,20 @@ export interface ServerOptions {
   /** Deadlines for a whole request and for its headers (defaults 30 s and 10 s). */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
-  /** What answers in flight may hold (default 192 MiB), and how long one may stall (default 10 s). Tests lower both. */
+  /**
+   * What answers in flight may hold (default 192 MiB) and one account's share of it (default a
+   * quarter); how long one may stall (default 10 s), and how long it may take in all (default
+   * 30 s). Tests lower them.
+   */
   maxAnswerBytes?: number;
+  maxAccountAnswerBytes?: number;
   answerStallMs?: number;
+  answerDeadlineMs?: number;
+  /** Requests of one account answered at once (`serve --max-in-flight`); default: no cap. */
+  maxInFlightPerAccount?: number;
+  /** Connections open at once (default 512), and how long an idle keep-alive one stays (default 30 s). */
+  maxConnections?: number;
+  keepAliveTimeoutMs?: number;
   /** Fault injection for tests: caps the database's size so writes fail as on a full disk. */
   maxPageCount?: number;
   /** The rolling window the read and write limits count over (default 60 s). */
@@ -77,7 +88,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestTimeoutMs: options.requestTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs,
     maxAnswerBytes: options.maxAnswerBytes,
+    maxAccountAnswerBytes: options.maxAccountAnswerBytes,
     answerStallMs: options.answerStallMs,
+    answerDeadlineMs: options.answerDeadlineMs,
+    maxInFlightPerAccount: options.maxInFlightPerAccount,
+    maxConnections: options.maxConnections,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs,
     rateWindowMs: options.rateWindowMs,
     ...(options.now ? { now: options.now } : {}),
     ...(dashboardDir !== undefined ? { dashboardDir, dashboardCodes } : {}),

@@ -80,6 +80,25 @@ export class RollingWindowLimiter {
     };
   }
 
+  /**
+   * What `take` would say of the bucket, without taking from it or making it: the count on an
+   * answer that spends nothing (one refused before it reached a bucket).
+   */
+  peek(key: string, limit: number): RateDecision {
+    const now = this.now();
+    const bucket = this.buckets.get(key);
+    let inWindow = 0;
+    let oldest: number | undefined;
+    if (bucket) {
+      for (let run = bucket.times.length - 1; run >= bucket.head && bucket.times[run]! > now - this.windowMs; run--) {
+        inWindow += bucket.counts[run]!;
+        oldest = bucket.times[run];
+      }
+    }
+    const untilFree = oldest === undefined ? 0 : Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
+    return { allowed: inWindow < limit, limit, remaining: Math.max(0, limit - inWindow), resetSeconds: untilFree, retryAfterSeconds: 0 };
+  }
+
   /** Forget idle buckets now and then so the map does not grow without bound. */
   private sweep(now: number): void {
     if (now - this.lastSweep < this.windowMs) return;

@@ -108,6 +108,15 @@ describe('back-off on transient failures', () => {
     expect(clock.sleeps).toEqual([188, 375, 750]);
   });
 
+  it('408 REQUEST_TIMEOUT (the request did not arrive whole) is sent again, a POST too', async () => {
+    const { client, clock, service } = setup({ random: () => 0.5 });
+    const timedOut = { error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time; send it again' };
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(408, timedOut, { headers: JSON_HEADERS }).times(2);
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(201, { id: 't-1' }, { headers: JSON_HEADERS });
+    expect((await client.request('POST', '/api/v2/templates', { body: { name: 'x' } })).body).toEqual({ id: 't-1' });
+    expect(clock.sleeps).toEqual([188, 375]);
+  });
+
   it('a GET gives up after 1 + 3 attempts with a NetworkError', async () => {
     const { client, service } = setup();
     service.intercept({ path: '/api/v2/queues' }).replyWithError(networkFault('ECONNREFUSED')).times(4);
@@ -212,14 +221,25 @@ describe('pacing by X-RateLimit-Remaining', () => {
     expect(sentAt.map((at) => at - start)).toEqual([0, 7000, 7000]);
   });
 
+  it('validate-formula, though it only reads, is paced in the writes’ bucket, as the service counts it', async () => {
+    const { client, clock, service } = setup();
+    service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(201, { id: 't-1' }, { headers: bucketHeaders('writes', 0, 3) });
+    service
+      .intercept({ path: '/api/v2/templates/validate-formula', method: 'POST' })
+      .reply(200, { valid: true, usesL: false }, { headers: bucketHeaders('writes', 29, 60) });
+    await client.request('POST', '/api/v2/templates', { body: { name: 'x' } });
+    await client.request('POST', '/api/v2/templates/validate-formula', { body: { formula: 'NIR' } });
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
   it('reads and writes are paced separately, by the bucket RateLimit-Policy names', async () => {
     const { client, clock, service } = setup();
     // Reads run out: a write still goes at once, a read-like POST waits.
     service.intercept({ path: '/api/v2/queues' }).reply(200, QUEUES, { headers: bucketHeaders('reads', 0, 7) });
     service.intercept({ path: '/api/v2/templates', method: 'POST' }).reply(201, { id: 't-1' }, { headers: bucketHeaders('writes', 0, 3) });
     service
-      .intercept({ path: '/api/v2/templates/validate-formula', method: 'POST' })
-      .reply(200, { valid: true, usesL: false }, { headers: bucketHeaders('reads', 50, 60) });
+      .intercept({ path: '/api/v0/analyses', method: 'POST' })
+      .reply(200, { data: [], total: 0, page: 1, limit: 100 }, { headers: bucketHeaders('reads', 50, 60) });
     // Writes ran out 3 s ago from their response, and 7 s have passed since: no wait now.
     service.intercept({ path: '/api/v2/templates/t-1', method: 'PUT' }).reply(200, { id: 't-1' }, { headers: bucketHeaders('writes', 0, 20) });
     // Reads have 50 left: a GET goes at once even though writes are empty.
@@ -230,7 +250,7 @@ describe('pacing by X-RateLimit-Remaining', () => {
     await client.request('GET', '/api/v2/queues');
     await client.request('POST', '/api/v2/templates', { body: { name: 'x' } });
     expect(clock.sleeps).toEqual([]);
-    await client.request('POST', '/api/v2/templates/validate-formula', { body: { formula: 'NIR' } });
+    await client.request('POST', '/api/v0/analyses', { body: {} });
     expect(clock.sleeps).toEqual([7000]);
     await client.request('PUT', '/api/v2/templates/t-1', { body: { name: 'y' } });
     expect(clock.sleeps).toEqual([7000]);

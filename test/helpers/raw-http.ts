@@ -29,11 +29,12 @@ export interface RawAnswer {
 /**
  * Sends one request and checks the exchange against the OpenAPI document (openapi-traffic.ts),
  * except answers Node's own parser gives before the service sees the request (not HTTP,
- * headers too large or too slow): the document says they come without rate-limit headers.
+ * headers too large or too slow), which the document describes in words only.
  */
 export async function rawRequest(baseUrl: string, request: RawRequest, timeoutMs = 10_000): Promise<RawAnswer> {
   const answer = await exchange(baseUrl, request, timeoutMs);
-  const beforeTheService = answer.headers['x-ratelimit-limit'] === undefined && [400, 408, 431].includes(answer.status);
+  const beforeTheService =
+    answer.status === 408 || answer.status === 431 || (answer.status === 400 && (answer.json as { message?: unknown } | undefined)?.message === 'The request is not valid HTTP');
   if (!beforeTheService) {
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers ?? []) headers[name.toLowerCase()] = value;
@@ -152,24 +153,11 @@ export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
   413: ['PAYLOAD_TOO_LARGE'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   429: ['RATE_LIMITED'],
-  // Node's parser refuses a request line and headers over its limit before the app runs; the
-  // service answers it in its own shape (src/server/app.ts, clientErrorHandler).
+  // Node's parser refuses a request line and headers over its limit, or not sent in time, before
+  // the app runs; the service answers it in its own shape (src/server/client-errors.ts).
+  408: ['REQUEST_TIMEOUT'],
   431: ['PAYLOAD_TOO_LARGE'],
 };
-
-/**
- * Node's parser refused the request (no app code ran, so no rate-limit headers). The parser
- * fails before it knows the method, so a HEAD gets the JSON body too, which a HEAD reader does
- * not read: there, the parser answer is told by its closing, header-less JSON 400.
- */
-export const isParserAnswer = (answer: RawAnswer, method?: string): boolean =>
-  answer.status === 431 ||
-  (answer.status === 400 && (answer.json as { message?: unknown } | undefined)?.message === 'The request is not valid HTTP') ||
-  (method === 'HEAD' &&
-    answer.status === 400 &&
-    answer.headers['x-ratelimit-limit'] === undefined &&
-    /close/i.test(answer.headers.connection ?? '') &&
-    /^application\/json/.test(answer.headers['content-type'] ?? ''));
 
 const STACK_TRACE = /\n\s+at |node_modules|file:\/\/|\.(?:js|ts):\d+/;
 
@@ -187,7 +175,8 @@ export function answerProblem(answer: RawAnswer, method: string, success: readon
   }
   const codes = DOCUMENTED_ERRORS[answer.status];
   if (!codes) return `undocumented status ${answer.status}: ${answer.text.slice(0, 300)}`;
-  if (!isParserAnswer(answer, method) && answer.headers['x-ratelimit-limit'] === undefined) return `no rate-limit headers on ${answer.status}`;
+  // Every answer, those of Node's parser included (with the client address's bucket).
+  if (answer.headers['x-ratelimit-remaining'] === undefined) return `no rate-limit headers on ${answer.status}`;
   if (answer.status === 429 && !/^\d+$/.test(answer.headers['retry-after'] ?? '')) return '429 without Retry-After';
   if (isHead) return answer.text === '' ? null : 'a body on HEAD';
   if (!/^application\/json/.test(answer.headers['content-type'] ?? '')) return `error without JSON content type: ${answer.headers['content-type']}`;

@@ -308,7 +308,7 @@ const NUM_RUNS = 120;
 
 describe('the answer checker', () => {
   it('accepts exactly the documented shapes, Node parser answers included, and refuses Fastify’s own', () => {
-    const answer = (status: number, body: unknown, headers: Record<string, string> = { 'x-ratelimit-limit': '1' }): RawAnswer => ({
+    const answer = (status: number, body: unknown, headers: Record<string, string> = { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '1' }): RawAnswer => ({
       status,
       headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
       text: JSON.stringify(body),
@@ -316,8 +316,11 @@ describe('the answer checker', () => {
       ms: 1,
     });
     const notHttp = { error: 'VALIDATION_FAILED', message: 'The request is not valid HTTP', issues: [{ path: '', message: 'The request is not valid HTTP' }] };
-    expect(answerProblem(answer(431, { error: 'PAYLOAD_TOO_LARGE', message: 'x' }, {}), 'GET', [])).toBeNull();
-    expect(answerProblem(answer(400, notHttp, {}), 'GET', [])).toBeNull();
+    expect(answerProblem(answer(431, { error: 'PAYLOAD_TOO_LARGE', message: 'x' }), 'GET', [])).toBeNull();
+    expect(answerProblem(answer(400, notHttp), 'GET', [])).toBeNull();
+    expect(answerProblem(answer(408, { error: 'REQUEST_TIMEOUT', message: 'x' }), 'GET', [])).toBeNull();
+    // Parser answers carry the client address's rate-limit headers too.
+    expect(answerProblem(answer(400, notHttp, {}), 'GET', [])).not.toBeNull();
     expect(answerProblem(answer(404, { error: 'NOT_FOUND', message: 'x' }), 'GET', [])).toBeNull();
     // Fastify's defaults, a 500, a leaked stack, a missing issues list, a wrong code, no rate-limit headers.
     expect(answerProblem(answer(431, { error: 'Request Header Fields Too Large', message: 'x', statusCode: 431 }, {}), 'GET', [])).not.toBeNull();

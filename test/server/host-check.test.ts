@@ -67,8 +67,10 @@ describe('a request addressed to another name (DNS rebinding)', () => {
       const refused = await get(target, host, owner.apiKey);
       expectRefused(refused, host);
       expect(refused.text, target).not.toMatch(/dashboard|openapi|"items"/);
-      // Before the key and the rate limit: it spends nothing.
-      expect(refused.headers['x-ratelimit-limit']).toBeUndefined();
+      // Before the key and the rate limit: it spends nothing, and says where the client
+      // address's bucket stands (full: no request of this test spends from it).
+      expect(refused.headers['x-ratelimit-limit']).toBe('1000');
+      expect(refused.headers['x-ratelimit-remaining']).toBe('1000');
       // The same request addressed to the service is answered (fetch sends Host 127.0.0.1:PORT).
       const answered = await fetch(url + target, { headers: { apiKey: owner.apiKey } });
       expect(answered.status, target).toBe(200);
@@ -81,6 +83,28 @@ describe('a request addressed to another name (DNS rebinding)', () => {
   it('names that only look like the service are refused too', async () => {
     for (const host of ['127.0.0.1.evil.example', 'localhost.evil.example', 'evil.example', '10.0.0.1', `reports.lan.evil.example:${port()}`]) {
       expectRefused(await get('/api/v2/openapi.json', host), host);
+    }
+  });
+
+  it('a bracketed address is an IPv6 address and at most a port: anything else after it, or inside it, is refused', async () => {
+    for (const host of ['[::1].evil.example', '[::1]anything', `[::1]:${port()}x`, '[::1]:80:80', '[evil.example]', '[127.0.0.1]', '[::1', '[]']) {
+      expectRefused(await get('/api/v2/openapi.json', host), host);
+      expectRefused(await get('/', host), host);
+    }
+  });
+});
+
+describe('a request without Host', () => {
+  it('is refused 400 on every path, the dashboard and the health check included', async () => {
+    for (const target of [...TARGETS, '/healthz', '/no/such/path']) {
+      const refused = await rawRequest(url, { method: 'GET', target, omitHost: true });
+      expect(refused.status, target).toBe(400);
+      expect(refused.json, target).toEqual({
+        error: 'VALIDATION_FAILED',
+        message: 'Request failed validation',
+        issues: [{ path: '', message: 'An HTTP/1.1 request must have a Host header' }],
+      });
+      expect(refused.headers['x-ratelimit-remaining'], target).toBe('1000');
     }
   });
 });

@@ -111,35 +111,47 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     expect(kept.layouts!.portrait!.elements[0]).toEqual(styled);
   });
 
-  it('an account has at most 4 requests in flight: the next is 429 RATE_LIMITED with Retry-After; other accounts are served', async () => {
-    const account = bigPages(server);
+  it('with serve asked for a cap of 4 requests in flight per account, the next is 429 RATE_LIMITED with Retry-After; other accounts are served', async () => {
+    const capped = await startServer({ ...serverOptions(), maxInFlightPerAccount: 4 });
+    const account = bigPages(capped);
+    const another = capped.store.accounts.create();
     const held: Socket[] = [];
     try {
-      for (let i = 0; i < 4; i++) held.push(await unreadRequest(server.url, '/api/v2/templates?limit=100', account.apiKey));
+      for (let i = 0; i < 4; i++) held.push(await unreadRequest(capped.url, '/api/v2/templates?limit=100', account.apiKey));
       const refused = await eventually(
-        () => api(server, 'GET', '/api/v2/templates/presets?limit=1', { key: account.apiKey }),
+        () => api(capped, 'GET', '/api/v2/templates/presets?limit=1', { key: account.apiKey }),
         (answer) => answer.status === 429,
       );
       expect(expectError(refused, 429, 'RATE_LIMITED').message).toContain('in flight');
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(refused.headers.get('x-ratelimit-limit')).not.toBeNull();
       // Another account is not held up by it.
-      expect((await api(server, 'GET', '/api/v2/templates', { key: other.apiKey })).status).toBe(200);
+      expect((await api(capped, 'GET', '/api/v2/templates', { key: another.apiKey })).status).toBe(200);
       for (const socket of held.splice(0)) socket.destroy();
       // Once those connections are gone, the account is served again.
       const served = await eventually(
-        () => api(server, 'GET', '/api/v2/templates/presets?limit=1', { key: account.apiKey }),
+        () => api(capped, 'GET', '/api/v2/templates/presets?limit=1', { key: account.apiKey }),
         (answer) => answer.status === 200,
       );
       expect(served.status).toBe(200);
     } finally {
       for (const socket of held) socket.destroy();
+      await capped.close();
     }
   });
 
+  it('by default, 8 requests of one account in flight at once are all answered: no 429 within the rate limits', async () => {
+    const account = server.store.accounts.create();
+    // Each request waits 2 s before its handler, so all 8 are in flight together.
+    server.store.faults.add({ method: 'GET', path: '/api/v2/queues', kind: 'latency', status: null, latencyMs: 2000, rate: 1, remaining: null, accountId: account.accountId });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => api(server, 'GET', '/api/v2/queues', { key: account.apiKey })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 8 }, () => 200));
+  });
+
   it('an answer its client stops reading is dropped after the stall limit, which frees the account for all its keys', { timeout: 120_000 }, async () => {
-    // Its own server, with the stall limit shortened from 10 s.
-    const stalling = await startServer({ ...serverOptions(), answerStallMs: 300 });
+    // Its own server, with the stall limit shortened from 10 s, and a cap on requests in flight
+    // to show the account's slots held.
+    const stalling = await startServer({ ...serverOptions(), answerStallMs: 300, maxInFlightPerAccount: 4 });
     const held: Socket[] = [];
     try {
       const account = bigPages(stalling);
@@ -197,6 +209,60 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
     } finally {
       for (const socket of held) socket.destroy();
       await bounded.close();
+    }
+  });
+
+  it('two accounts reading slowly on 4 connections each hold no more than their share: a third account still gets its pages', { timeout: 120_000 }, async () => {
+    // Room for three pages of about 12 MiB; one account's share is one. The stall limit is out of
+    // the way, as for readers that take a little now and then.
+    const shared = await startServer({ ...serverOptions(), maxAnswerBytes: 40 * 1024 * 1024, maxAccountAnswerBytes: 20 * 1024 * 1024, answerStallMs: 120_000 });
+    const held: Socket[] = [];
+    try {
+      const [slow, slower, third] = [bigPages(shared), bigPages(shared), bigPages(shared)];
+      for (const account of [slow, slower]) {
+        for (let i = 0; i < 4; i++) held.push(await unreadRequest(shared.url, '/api/v2/templates?limit=100', account.apiKey));
+      }
+      // A slow account's next page is past its share...
+      const refused = await eventually(
+        () => api(shared, 'GET', '/api/v2/templates?limit=100', { key: slow.apiKey }),
+        (answer) => answer.status === 503,
+      );
+      expect(expectError(refused, 503, 'SERVICE_UNAVAILABLE').message).toContain('one account may');
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // ...and the third account's page fits beside theirs, each time it asks.
+      for (let i = 0; i < 3; i++) {
+        const page = await api(shared, 'GET', '/api/v2/templates?limit=100', { key: third.apiKey });
+        expect(page.status).toBe(200);
+        expect((page.body as { data: unknown[] }).data).toHaveLength(50);
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      await shared.close();
+    }
+  });
+
+  it('an answer read too slowly to finish within the deadline is dropped, though its client never stalls', { timeout: 120_000 }, async () => {
+    const deadlined = await startServer({ ...serverOptions(), answerDeadlineMs: 500, answerStallMs: 120_000 });
+    try {
+      const account = bigPages(deadlined);
+      const socket = await unreadRequest(deadlined.url, '/api/v2/templates?limit=100', account.apiKey);
+      // A trickle: one chunk, then a pause, again and again; far below the 12 MiB page's size per deadline.
+      socket.pause();
+      socket.on('data', () => {
+        socket.pause();
+        setTimeout(() => socket.resume(), 20);
+      });
+      const receiving = readAnswer(socket);
+      socket.resume();
+      const received = await receiving;
+      const head = received.subarray(0, received.indexOf('\r\n\r\n')).toString('latin1');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+      expect(received.length - head.length - 4).toBeLessThan(length);
+      // The account is served again at once.
+      expect((await api(deadlined, 'GET', '/api/v2/templates?limit=1', { key: account.apiKey })).status).toBe(200);
+    } finally {
+      await deadlined.close();
     }
   });
 

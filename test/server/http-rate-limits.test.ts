@@ -53,8 +53,7 @@ describe('reads: 120 per minute', () => {
     expectRateLimitHeaders(refused, 120);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
-    // Every kind of read is refused now, validate-formula and the v0 listing included.
-    expectError(await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR' } }), 429, 'RATE_LIMITED');
+    // Every kind of read is refused now, the v0 listing included.
     expectError(await api(suite.server, 'POST', '/api/v0/analyses', { key: account.apiKey, body: {} }), 429, 'RATE_LIMITED');
     // Writes still have their own 30.
     const write = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs) });
@@ -65,24 +64,24 @@ describe('reads: 120 per minute', () => {
     expect((await api(suite.server, 'GET', '/api/v2/templates', { key: other.apiKey })).status).toBe(200);
   });
 
-  it('validate-formula and POST /api/v0/analyses count as reads, not writes', async () => {
+  it('POST /api/v0/analyses counts as a read; validate-formula, though it only reads, as a write', async () => {
     const account = await newAccount();
     const remaining = (response: ApiResponse) => Number(response.headers.get('x-ratelimit-remaining'));
     const first = await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey });
     expect(remaining(first)).toBe(119);
-    const validated = await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR + R' } });
-    expect(validated.status).toBe(200);
-    expectRateLimitHeaders(validated, 120);
-    expect(remaining(validated)).toBe(118);
     const legacy = await api(suite.server, 'POST', '/api/v0/analyses', { key: account.apiKey, body: {} });
     expect(legacy.status).toBe(200);
     expectRateLimitHeaders(legacy, 120);
-    expect(remaining(legacy)).toBe(117);
+    expect(remaining(legacy)).toBe(118);
+    const validated = await api(suite.server, 'POST', '/api/v2/templates/validate-formula', { key: account.apiKey, body: { formula: 'NIR + R' } });
+    expect(validated.status).toBe(200);
+    expectRateLimitHeaders(validated, 30);
+    expect(remaining(validated)).toBe(29);
     const write = await api(suite.server, 'POST', '/api/v2/templates', { key: account.apiKey, body: minimalBody(catalogs) });
     expectRateLimitHeaders(write, 30);
-    expect(remaining(write)).toBe(29);
+    expect(remaining(write)).toBe(28);
     const after = await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey });
-    expect(remaining(after)).toBe(116);
+    expect(remaining(after)).toBe(117);
   });
 
   it('owner and sub-users share the account’s buckets', async () => {

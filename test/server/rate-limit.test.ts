@@ -17,6 +17,22 @@ describe('RollingWindowLimiter', () => {
     expect(limiter.take('b', 3)).toMatchObject({ allowed: true, remaining: 2 });
   });
 
+  it('peek says what take would, and takes nothing: an unknown bucket is full, a used one counts its window', () => {
+    const { clock, limiter } = limiterAt(1_000);
+    expect(limiter.peek('a', 3)).toMatchObject({ allowed: true, remaining: 3, resetSeconds: 0 });
+    limiter.take('a', 3);
+    clock.now += 20_000;
+    limiter.take('a', 3);
+    expect([limiter.peek('a', 3), limiter.peek('a', 3)]).toMatchObject([
+      { remaining: 1, resetSeconds: 40 },
+      { remaining: 1, resetSeconds: 40 },
+    ]);
+    // The first request leaves the window: one more free.
+    clock.now += 40_000;
+    expect(limiter.peek('a', 3)).toMatchObject({ remaining: 2, resetSeconds: 20 });
+    expect(limiter.take('a', 3).remaining).toBe(1);
+  });
+
   it('frees a whole millisecond’s requests when it leaves the window, and only then', () => {
     const { clock, limiter } = limiterAt(0);
     limiter.take('a', 4);

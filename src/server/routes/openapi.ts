@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
-import { ANSWER_STALL_MS, MAX_ANSWER_BYTES, MAX_IN_FLIGHT_PER_ACCOUNT } from '../in-flight.js';
+import { ANSWER_DEADLINE_MS, ANSWER_STALL_MS, MAX_ACCOUNT_ANSWER_BYTES, MAX_ANSWER_BYTES } from '../in-flight.js';
 import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
 
 /**
@@ -62,8 +62,8 @@ const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
 /** What an error status means beyond its codes, where the limits behind it need saying. */
 const STATUS_NOTES: Record<number, string> = {
   413: `a body over 1 MiB, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored`,
-  429: `over the rate limit, or more than ${MAX_IN_FLIGHT_PER_ACCOUNT} requests of the account in flight`,
-  503: `shutting down, or the answers in flight across accounts already hold ${MAX_ANSWER_BYTES / MIB} MiB of pages`,
+  429: 'over the rate limit, or (when serve is started with a cap) too many requests of the account in flight',
+  503: `shutting down, or the answers in flight already hold ${MAX_ANSWER_BYTES / MIB} MiB of pages across accounts, or ${MAX_ACCOUNT_ANSWER_BYTES / MIB} MiB for the account`,
 };
 /** Headers an answer of this status carries besides the rate-limit ones. */
 const headersOfStatus: Record<number, HeaderName[]> = { 201: ['Location'], 405: ['Allow'], 429: ['Retry-After'], 503: ['Retry-After'] };
@@ -219,14 +219,15 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
       description:
         'Every path also answers HEAD where it answers GET. A method a path does not have is declared with ' +
         'its one answer, `Error405` (and its `Allow` header); a path the service does not have is answered with `Error404`. Requests Node ' +
-        'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408, not ' +
-        'HTTP: 400) get the same error body, without rate-limit headers. ' +
+        'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408 ' +
+        '`REQUEST_TIMEOUT`, not HTTP: 400) get the same error body, with the rate-limit headers of the client address. ' +
         `Limits: bodies up to 1 MiB; a stored template up to ${MAX_TEMPLATE_BYTES / 1024} KiB as JSON; up to ` +
         `${MAX_LAYOUT_ELEMENTS} layout elements per orientation; each free-form element property up to ` +
         `${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON; no non-finite numbers, lone surrogates or control ` +
         'characters (but tab, CR and LF) anywhere in a body, none at all in names; ' +
-        `${MAX_IN_FLIGHT_PER_ACCOUNT} requests in flight per account; ${MAX_ANSWER_BYTES / MIB} MiB of pages held by the ` +
-        `answers in flight of all accounts; an answer its client takes nothing of for ${ANSWER_STALL_MS / 1000} s is dropped.`,
+        `${MAX_ANSWER_BYTES / MIB} MiB of pages held by the answers in flight of all accounts, ${MAX_ACCOUNT_ANSWER_BYTES / MIB} MiB ` +
+        `by one account's; an answer its client takes nothing of for ${ANSWER_STALL_MS / 1000} s is dropped, and one not ` +
+        `taken whole within ${ANSWER_DEADLINE_MS / 1000} s.`,
       license: { name: 'UNLICENSED (no licence has been granted)' },
     },
     // Relative: the document is served by the service it describes, wherever that listens.

@@ -20,8 +20,8 @@ describe('serve flags', () => {
         { options: { ...SERVE_DEFAULTS, host: '0.0.0.0', allowHost: ['lab.local', 'box'], port: 0, db: ':memory:', demo: true, simulate: true, stepSeconds: 0.5 } },
       ],
       [
-        ['serve', '--reads-per-minute', '600', '--writes-per-minute', '60', '--rate-window-seconds', '5', '--no-access-log', '--seed', '7'],
-        { options: { ...SERVE_DEFAULTS, readsPerMinute: 600, writesPerMinute: 60, rateWindowSeconds: 5, accessLog: false, seed: 7 } },
+        ['serve', '--reads-per-minute', '600', '--writes-per-minute', '60', '--rate-window-seconds', '5', '--no-access-log', '--seed', '7', '--max-in-flight', '4'],
+        { options: { ...SERVE_DEFAULTS, readsPerMinute: 600, writesPerMinute: 60, rateWindowSeconds: 5, accessLog: false, seed: 7, maxInFlight: 4 } },
       ],
       [
         ['serve', '--import', 'fixtures.json', '--export-on-exit', 'state.json', '--fault', 'GET /api/v2/templates=503x2', '--fault', '* /api/*=reset'],
@@ -34,6 +34,7 @@ describe('serve flags', () => {
       [['serve', '--step-seconds', '0'], { usage: /--step-seconds.*of at least 0.01/ }],
       [['serve', '--reads-per-minute', '0'], { usage: /--reads-per-minute.*expected a whole number from 1 up/ }],
       [['serve', '--seed', '-1'], { usage: /--seed.*expected a whole number from 0 to 4294967295/ }],
+      [['serve', '--max-in-flight', '0'], { usage: /--max-in-flight.*expected a whole number from 1 up/ }],
     ],
   );
 });

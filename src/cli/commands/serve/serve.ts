@@ -21,6 +21,7 @@ const verb = (program: Root) =>
     .option('--reads-per-minute <n>', 'read limit per account', integerOption(1), 120)
     .option('--writes-per-minute <n>', 'write limit per account', integerOption(1), 30)
     .option('--rate-window-seconds <s>', 'the rolling window both limits count over', secondsOption(1), 60)
+    .option('--max-in-flight <n>', "requests of one account answered at once; more get 429 (default: no cap, memory is bounded by bytes)", integerOption(1))
     .option('--no-access-log', 'no access-log line per request on stderr')
     .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
     .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM, or after --exec), atomically')
@@ -126,6 +127,7 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
       errorLog: (error: unknown) =>
         writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       rateWindowMs: Math.round((options.rateWindowSeconds ?? 60) * 1000),
+      ...(options.maxInFlight !== undefined ? { maxInFlightPerAccount: options.maxInFlight } : {}),
       ...servingHooks({ dbPath, importFile: options.import, exportOnExit: options.exportOnExit, faults }),
       ...(options.seed !== undefined ? { faultSeed: options.seed } : {}),
       ...testHooks(deps.env),

@@ -1,0 +1,40 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { lingerThenClose, rawAnswer, type UnspentRateHeaders } from './client-errors.js';
+
+/**
+ * Connections open at once. Far more than a dashboard, the CLI and a CI job open together,
+ * and far fewer than the descriptors a process may have (often 1,024 by default): one local
+ * user cannot take them all.
+ */
+export const MAX_CONNECTIONS = 512;
+
+const OVER_CAP = {
+  error: 'SERVICE_UNAVAILABLE',
+  message: 'The service has as many connections open as it takes; close one or retry in 1 s',
+};
+
+/**
+ * Past `limit` open connections, a new one is answered 503 with Retry-After and closed,
+ * without its request being read: better told than dropped, as Node's maxConnections does.
+ * Node's HTTP server takes a connection in its 'connection' listeners; those run only for the
+ * connections within the cap.
+ */
+export function capConnections(server: Server, limit: number, rateHeaders: UnspentRateHeaders): void {
+  const takers = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= limit) {
+      socket.on('error', () => {});
+      socket.resume();
+      lingerThenClose(socket, rawAnswer(503, OVER_CAP, { ...rateHeaders(socket.remoteAddress), 'Retry-After': '1' }));
+      return;
+    }
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+    for (const take of takers) take.call(server, socket);
+  });
+}
