@@ -257,11 +257,11 @@ const compared = (name) => {
 for (const name of selected) {
   // The limits are on wall time.
   const limit = cpu || unlimited(name) ? undefined : (limits[name] ?? NETWORK);
-  line(name, median(walls[name]), ratios[name], peakRss(commands[name]), limit, name.startsWith('admin') ? undefined : 60);
+  line(name, median(walls[name]), ratios[name], peakRss(commands[name]), limit, name.startsWith('admin') || name.startsWith('jq filter') ? undefined : 60);
 }
 if (serveRatios.length > 0) line('serve (to `listening on`)', median(serveWalls), serveRatios, median(serveRss), undefined, undefined, 'serve');
 const others = Object.entries(limits).map(([name, limit]) => `${name} ≤ ${limit}×`).join(', ');
-console.log(`limits: ${others}, network commands ≤ ${NETWORK}×, peak RSS ≤ 60 MB; admin and serve are reported`);
+console.log(`limits: ${others}, network commands ≤ ${NETWORK}×, peak RSS ≤ 60 MB; admin, serve and --jq (jq's WebAssembly) are reported`);
 process.exitCode = pass ? 0 : 1;
 // The service's pipes would keep this process alive.
 serve.kill('SIGKILL');
