@@ -5,7 +5,6 @@ import { writeData, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
-import type { TemplatePlan } from './support/plan.js';
 import { escapeControls, jsonForTerminal } from '../../sanitize.js';
 import { choiceOption } from '../../list-options.js';
 
@@ -49,7 +48,7 @@ export function registerTemplatesDiff(
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (options.json && options.format === 'markdown') throw new UsageError('give --json or --format markdown, not both');
-  const [{ planFromFolder, planSummary }, { quoted, shown }, { unifiedHunks }, { stableJson }, { writeFileAtomically }] = await Promise.all([
+  const [{ changesInReadingOrder, planFromFolder, planSummary }, { quoted, shown }, { unifiedHunks }, { stableJson }, { writeFileAtomically }] = await Promise.all([
     import('./support/plan.js'),
     import('./support/folder.js'),
     import('./support/unified-diff.js'),
@@ -62,7 +61,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
   // Invalid files are exit 2: a check on a pull request must not take them for changes (1).
   const { session, plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
   if (options.out !== undefined) await writeFileAtomically(options.out, stableJson(saved), '--out');
-  const changes = changesOf(plan);
+  const changes = changesInReadingOrder(plan);
   if (options.previews !== undefined) {
     const { writePlanPreviews } = await import('./support/plan-previews.js');
     const written = await writePlanPreviews(plan, options.previews);
@@ -96,15 +95,6 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
   if (options.out !== undefined) writeLine(deps.io.stderr, `plan saved to ${shown(options.out)}: \`reportctl templates apply --plan ${shown(options.out)}\` carries it out`);
   if (changes.length === 0) return ExitCode.ok;
   throw new SilentFailure(ExitCode.failed, `the service's templates differ from ${shown(dir)}`, { code: 'DIFFERENCES' });
-}
-
-/** Changes in file order, then the deletions: the order a reader walks the folder in. */
-function changesOf(plan: TemplatePlan) {
-  const byFile = [
-    ...plan.replace.map((change) => ({ ...change, action: 'replace' as const })),
-    ...plan.create.map((change) => ({ ...change, action: 'create' as const })),
-  ].sort((a, b) => (a.file < b.file ? -1 : 1));
-  return [...byFile, ...plan.delete.map((change) => ({ ...change, action: 'delete' as const }))];
 }
 
 function colourLine(line: string, style: Style): string {

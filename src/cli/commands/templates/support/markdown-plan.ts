@@ -1,5 +1,5 @@
 import { escapeControls, jsonForTerminal } from '../../../sanitize.js';
-import { planSummary, type Creation, type Deletion, type Replacement, type TemplatePlan } from './plan.js';
+import { changesInReadingOrder, planSummary, type PlannedChange, type TemplatePlan } from './plan.js';
 import { unifiedHunks } from './unified-diff.js';
 
 /** GitHub refuses a comment longer than this (in characters). */
@@ -7,20 +7,6 @@ export const MAX_COMMENT_LENGTH = 65_536;
 
 /** A hidden first line, so a CI job can find its own comment and update it. */
 export const PLAN_MARKER = '<!-- reportctl templates plan -->';
-
-export type PlannedChange =
-  | (Replacement & { action: 'replace' })
-  | (Creation & { action: 'create' })
-  | (Deletion & { action: 'delete' });
-
-/** Changes in file order, then the deletions: the order a reader walks the folder in. */
-export function changesInReadingOrder(plan: TemplatePlan): PlannedChange[] {
-  const byFile: PlannedChange[] = [
-    ...plan.replace.map((change) => ({ ...change, action: 'replace' as const })),
-    ...plan.create.map((change) => ({ ...change, action: 'create' as const })),
-  ].sort((a, b) => (a.file! < b.file! ? -1 : 1));
-  return [...byFile, ...plan.delete.map((change) => ({ ...change, action: 'delete' as const }))];
-}
 
 /**
  * Text for inside HTML, where GitHub also reads Markdown: controls made visible, then as numeric

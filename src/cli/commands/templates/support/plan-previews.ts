@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { escapeControls } from '../../../sanitize.js';
-import { changesInReadingOrder } from './markdown-plan.js';
+import { changesInReadingOrder } from './plan.js';
 import type { TemplatePlan } from './plan.js';
 import { slugOf } from './slug.js';
 

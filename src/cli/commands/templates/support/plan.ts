@@ -50,6 +50,20 @@ export interface TemplatePlan {
   kept: Template[];
 }
 
+export type PlannedChange =
+  | (Replacement & { action: 'replace' })
+  | (Creation & { action: 'create' })
+  | (Deletion & { action: 'delete' });
+
+/** Changes in file order, then the deletions: the order a reader walks the folder in. */
+export function changesInReadingOrder(plan: TemplatePlan): PlannedChange[] {
+  const byFile: PlannedChange[] = [
+    ...plan.replace.map((change) => ({ ...change, action: 'replace' as const })),
+    ...plan.create.map((change) => ({ ...change, action: 'create' as const })),
+  ].sort((a, b) => (a.file! < b.file! ? -1 : 1));
+  return [...byFile, ...plan.delete.map((change) => ({ ...change, action: 'delete' as const }))];
+}
+
 export interface PlanOptions extends GlobalOptions {
   prune?: boolean;
 }
