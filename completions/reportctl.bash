@@ -3,7 +3,7 @@
 _reportctl_subcommands() {
   case "$1" in
     '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor' ;;
-    'templates') echo 'list get presets create replace edit delete validate preview pull diff apply' ;;
+    'templates') echo 'list get presets create replace edit delete validate schema preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
     'queue-runs') echo 'list get watch' ;;
@@ -47,6 +47,7 @@ _reportctl_verb() {
     'templates|delete') echo 'delete' ;;
     'templates|rm') echo 'delete' ;;
     'templates|validate') echo 'validate' ;;
+    'templates|schema') echo 'schema' ;;
     'templates|preview') echo 'preview' ;;
     'templates|pull') echo 'pull' ;;
     'templates|diff') echo 'diff' ;;
@@ -113,6 +114,7 @@ _reportctl_flags() {
     'templates edit') echo '--help' ;;
     'templates delete') echo '--yes --help' ;;
     'templates validate') echo '--file --offline --help' ;;
+    'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
     'templates pull') echo '--help' ;;
     'templates diff') echo '--prune --help' ;;
