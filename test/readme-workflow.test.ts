@@ -32,7 +32,8 @@ function readmeWorkflow(): Workflow {
   return parse(block![1]!) as Workflow;
 }
 
-const MARKER = '<!-- reportctl-plan -->';
+/** The first line of `diff --format markdown`, by which the job finds its comment. */
+const MARKER = '<!-- reportctl templates plan -->';
 const REPOSITORY = 'agro/templates';
 const PR_NUMBER = '7';
 const PR_BRANCH = 'lot-7';
@@ -208,7 +209,8 @@ describe("README's GitHub workflow", () => {
     const plan = readFileSync(join(where.repo, 'plan.md'), 'utf8');
     expect(plan).toMatch(/1 to create, 0 to replace, 0 to delete/);
     expect(plan).toContain('From git');
-    expect(where.gh().comments).toEqual([{ id: 1000, body: `${MARKER}\n${plan}` }]);
+    expect(plan.startsWith(`${MARKER}\n`)).toBe(true);
+    expect(where.gh().comments).toEqual([{ id: 1000, body: plan }]);
     expect(JSON.parse(readFileSync(join(where.artifacts, 'plan', 'plan.json'), 'utf8'))).toHaveProperty('version');
     expect(existsSync(join(where.artifacts, 'plan', 'previews', 'index.html'))).toBe(true);
 
@@ -218,7 +220,7 @@ describe("README's GitHub workflow", () => {
     expect(failedStep(second), show(second)).toBeUndefined();
     const secondPlan = readFileSync(join(where.repo, 'plan.md'), 'utf8');
     expect(secondPlan).toMatch(/2 to create/);
-    expect(where.gh().comments).toEqual([{ id: 1000, body: `${MARKER}\n${secondPlan}` }]);
+    expect(where.gh().comments).toEqual([{ id: 1000, body: secondPlan }]);
     expect(where.gh().calls.filter((call) => call.args.includes('PATCH')).map((call) => call.args[3])).toEqual([`repos/${REPOSITORY}/issues/comments/1000`]);
 
     // Merged: main applies the plan the pull request's run uploaded.
