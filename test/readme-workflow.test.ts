@@ -36,7 +36,8 @@ function readmeWorkflow(): Workflow {
 const MARKER = '<!-- reportctl templates plan -->';
 const REPOSITORY = 'agro/templates';
 const PR_NUMBER = '7';
-const PR_BRANCH = 'lot-7';
+/** The pull request's head commit, whose run's plan main applies. */
+const PR_HEAD = 'feedbeef00000000000000000000000000000000';
 
 /** A stand-in for GitHub's CLI: the comments of one pull request, the plan artifact of one run, and every call. */
 const GH_STUB = `#!/usr/bin/env node
@@ -67,10 +68,11 @@ if (command === 'api') {
     if (!comment) fail('no comment ' + target);
     comment.body = call.body;
   } else if (method === 'GET' && target === 'repos/${REPOSITORY}/commits/' + process.env.GITHUB_SHA + '/pulls') {
-    process.stdout.write('${PR_BRANCH}\\n');
+    if (option('--jq') !== '.[0].head.sha') fail('unexpected --jq ' + option('--jq'));
+    process.stdout.write('${PR_HEAD}\\n');
   } else fail('unexpected api call ' + args.join(' '));
 } else if (command === 'run' && target === 'list') {
-  if (option('--branch') !== '${PR_BRANCH}' || option('--event') !== 'pull_request' || option('--status') !== 'success') fail('unexpected run list ' + args.join(' '));
+  if (option('--commit') !== '${PR_HEAD}' || option('--event') !== 'pull_request' || option('--status') !== 'success') fail('unexpected run list ' + args.join(' '));
   process.stdout.write('4242\\n');
 } else if (command === 'run' && target === 'download') {
   if (args[2] !== '4242') fail('no run ' + args[2]);
