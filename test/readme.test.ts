@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv, runCli, spawnCli, type SpawnedCli } from './helpers/cli.js';
+import { cleanEnv, reportctlBinDir, runCli, spawnCli, type SpawnedCli } from './helpers/cli.js';
 import { testWith } from './helpers/programs.js';
 import { tempDir } from './helpers/server.js';
 
@@ -38,9 +38,7 @@ let url: string;
 let ownerKey: string;
 
 beforeAll(async () => {
-  binDir = tempDir('reportctl-bin-');
-  writeFileSync(join(binDir, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(binDir, 'reportctl'), 0o755);
+  binDir = reportctlBinDir();
   // The tour's own serve line, made quick for a test: a free port and fast simulated steps.
   const [serveBlock] = shellBlocks('A quick tour');
   const serveArgs = serveBlock!.trim().split(/\s+/).slice(1);
