@@ -117,7 +117,7 @@ _reportctl_flags() {
     'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
     'templates pull') echo '--help' ;;
-    'templates diff') echo '--prune --help' ;;
+    'templates diff') echo '--prune --format --previews --help' ;;
     'templates apply') echo '--prune --dry-run --yes --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
@@ -183,6 +183,7 @@ _reportctl_value_flags() {
     'templates replace') echo '--file' ;;
     'templates validate') echo '--file' ;;
     'templates preview') echo '--file --orientation --out --width' ;;
+    'templates diff') echo '--format --previews' ;;
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;
@@ -217,6 +218,7 @@ _reportctl_choices() {
     'templates list|--report-category') echo 'general vegetation_index' ;;
     'templates create|--from-preset') echo '@preset-ids' ;;
     'templates preview|--orientation') echo 'portrait landscape' ;;
+    'templates diff|--format') echo 'text markdown' ;;
     'catalogs report-types|--analysis-type') echo 'counting replanting path' ;;
     'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
     'analyses list|--analysis-type') echo 'counting replanting path' ;;

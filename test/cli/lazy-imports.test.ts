@@ -10,7 +10,7 @@ import { createTemplate } from '../helpers/http.js';
 import { cancelRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
 import { openStore } from '../../src/server/open-store.js';
 
-const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg'];
+const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg', 'diff/'];
 
 /** Every module URL the command resolved, recorded by a loader hook. */
 function modulesLoadedBy(args: string[], env: Record<string, string> = {}): string[] {

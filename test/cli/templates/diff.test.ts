@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesDiff } from '../../../src/cli/commands/templates/diff.js';
@@ -7,7 +7,7 @@ import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inProcessServiceForSuite } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/server.js';
-import { accountOn, names, readJson, writeJson } from './support.js';
+import { accountOn, colourStopsBody, colourStopsTemplate, names, readJson, writeJson } from './support.js';
 
 describe('templates diff flags', () => {
   itParsesFlags(
@@ -145,5 +145,101 @@ describe('through the built binary', { timeout: 60_000 }, () => {
     const empty = await runCli(['templates', 'diff', tempDir()], { env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/no template files \(\*\.json\) in /);
+  });
+});
+
+describe('templates diff on the largest templates', { timeout: 60_000 }, () => {
+  it('a 256 KiB template with every value changed is diffed in a small heap and little memory', async () => {
+    const { env, create } = await account();
+    await create(colourStopsBody(0));
+    const dir = tempDir();
+    writeFileSync(join(dir, 'many-stops.json'), colourStopsTemplate(1));
+    // The child's peak memory, written as it exits. The old diff kept a frontier (typed
+    // arrays, outside the V8 heap) per step: gigabytes here, which a heap limit alone misses.
+    const peak = join(dir, 'peak-rss');
+    const preload = join(dir, 'peak-rss.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(peak)}, String(process.resourceUsage().maxRSS)));`);
+    const result = await runCli(['templates', 'diff', dir], { env: { ...env, NODE_OPTIONS: `--max-old-space-size=48 --require ${preload}` } });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
+    expect(result.stdout.match(/^@@/gm)).toHaveLength(1);
+    expect(result.stdout).toContain('-        "value": 6799,\n');
+    expect(result.stdout).toContain('+        "value": 6799.5,\n');
+    expect(Number(readFileSync(peak, 'utf8')) / 1024).toBeLessThan(200);
+  });
+});
+
+describe('templates diff --format markdown and --previews', () => {
+  itParsesFlags(
+    (program, deps, wrap, runF) => registerTemplatesDiff(program.command('templates'), deps, wrap, runF),
+    [
+      [['templates', 'diff', 'templates/', '--format', 'markdown', '--previews', 'out/'], { options: { format: 'markdown', previews: 'out/' }, args: ['templates/'] }],
+      [['templates', 'diff', 'templates/', '--format', 'text'], { options: { format: 'text' }, args: ['templates/'] }],
+      [['templates', 'diff', 'templates/', '--format', 'html'], { usage: /Valid: text, markdown/ }],
+    ],
+  );
+
+  it('prints the plan as Markdown for a pull-request comment; --json with it is a usage error', async () => {
+    const { run, create } = await account();
+    await create(generalBody({ name: 'Alpha' }));
+    await create(generalBody({ name: 'Same' }));
+    const dir = tempDir();
+    expect((await run(['templates', 'pull', dir])).code).toBe(0);
+    writeJson(join(dir, 'alpha.json'), { ...readJson(join(dir, 'alpha.json')), mapResolution: 600 });
+    writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma <b>@team</b>' }));
+
+    const result = await run(['templates', 'diff', dir, '--format', 'markdown']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout.startsWith('<!-- reportctl templates plan -->\n### Template plan\n\n**1 to create, 1 to replace, 0 to delete, 1 unchanged**\n')).toBe(true);
+    expect(result.stdout).toMatch(
+      /\n<details>\n<summary>replace <b>Alpha<\/b> <code>[\w-]+<\/code> from <code>\S+alpha\.json<\/code><\/summary>\n\n```diff\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n(?: .*\n){3}```\n\n<\/details>\n/,
+    );
+    expect(result.stdout).toContain('<summary>create <b>Gamma &#60;b&#62;&#64;team&#60;/b&#62;</b> from <code>');
+    expect(result.stdout.match(/<details>/g)).toHaveLength(2);
+    expect(result.stderr).toContain('1 to create, 1 to replace, 0 to delete, 1 unchanged');
+
+    const both = await run(['templates', 'diff', dir, '--format', 'markdown', '--json']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/give --json or --format markdown, not both/);
+  });
+
+  it('--previews writes a before and an after of each layout that changes, and an index.html showing them', async () => {
+    const { run, create } = await account();
+    const title = { type: 'title', x: 0.05, y: 0.05, width: 0.9, height: 0.1 };
+    const map = { type: 'map', x: 0.05, y: 0.2, width: 0.9, height: 0.7 };
+    await create(generalBody({ name: 'Moved', layouts: { portrait: { elements: [title, map] } } }));
+    await create(generalBody({ name: 'Resolution', layouts: { portrait: { elements: [title, map] } } }));
+    const dir = tempDir();
+    expect((await run(['templates', 'pull', dir])).code).toBe(0);
+    // A narrower map is a new picture; a new map resolution is not.
+    writeJson(join(dir, 'moved.json'), { ...readJson(join(dir, 'moved.json')), layouts: { portrait: { elements: [title, { ...map, width: 0.5 }] } } });
+    writeJson(join(dir, 'resolution.json'), { ...readJson(join(dir, 'resolution.json')), mapResolution: 600 });
+    writeJson(join(dir, 'new.json'), generalBody({ name: 'New <script>', layouts: { landscape: { elements: [title] } } }));
+
+    const out = join(tempDir(), 'previews');
+    const result = await run(['templates', 'diff', dir, '--previews', out]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(readdirSync(out).sort()).toEqual(['index.html', 'moved.portrait.after.svg', 'moved.portrait.before.svg', 'new-script.landscape.after.svg']);
+    expect(result.stderr).toContain(`wrote 3 pictures and ${join(out, 'index.html')}`);
+    const svg = (file: string) => readFileSync(join(out, file), 'utf8');
+    expect(svg('moved.portrait.before.svg')).toMatch(/^<svg /);
+    expect(svg('moved.portrait.before.svg')).not.toBe(svg('moved.portrait.after.svg'));
+    expect(svg('new-script.landscape.after.svg')).toContain('data-orientation="landscape"');
+
+    const index = readFileSync(join(out, 'index.html'), 'utf8');
+    for (const file of ['moved.portrait.before.svg', 'moved.portrait.after.svg', 'new-script.landscape.after.svg']) expect(index).toContain(`<img src="${file}"`);
+    expect(index).toContain('New &lt;script&gt;');
+    expect(index).not.toContain('<script');
+    expect(index).not.toContain('Resolution');
+    // Nothing from elsewhere: every src and href is one of the pictures beside it.
+    expect([...index.matchAll(/(?:src|href)="([^"]*)"/g)].map(([, target]) => target).every((target) => /^[\w.-]+\.svg$/.test(target!))).toBe(true);
+
+    // A folder that cannot be made: exit 2 before anything is printed.
+    const blocked = join(tempDir(), 'a-file');
+    writeFileSync(blocked, '');
+    const refused = await run(['templates', 'diff', dir, '--format', 'markdown', '--previews', join(blocked, 'previews')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--previews: cannot write \S+a-file\/previews: ENOTDIR/);
+    expect(refused.stdout).toBe('');
   });
 });

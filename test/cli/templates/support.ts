@@ -6,6 +6,7 @@ import { beforeAll, expect } from 'vitest';
 import type { Template } from '../../../src/contract/index.js';
 import type { CliResult } from '../../helpers/cli.js';
 import { readCatalogs, type CatalogsOverHttp, type Page, type TemplateDoc } from '../../helpers/http.js';
+import { vegetationBody } from '../../contract/fixtures.js';
 import { runInProcess, type InProcessOptions } from '../../helpers/in-process.js';
 import { api, tempDir, type IssuedKey, type ServiceUnderTest } from '../../helpers/server.js';
 
@@ -67,3 +68,18 @@ export function scriptedTemplates(suite: { server: ServiceUnderTest; account: Is
     },
   };
 }
+
+/**
+ * A vegetation-index template of nearly 256 KiB as the service stores it (JSON, no spaces):
+ * a colour scale of 6,800 stops. Each `version` moves every stop's value and colour.
+ */
+export function colourStopsBody(version: number) {
+  const stops = Array.from({ length: 6_800 }, (_, index) => ({
+    value: index + version / 2,
+    color: `#${(index ^ (version * 0xffffff)).toString(16).padStart(6, '0')}`,
+  }));
+  return vegetationBody({ name: 'Many stops', indexName: 'NDVI', colorScale: { stops } });
+}
+
+/** colourStopsBody as a template file holds it (2-space indent). */
+export const colourStopsTemplate = (version: number) => JSON.stringify(colourStopsBody(version), null, 2) + '\n';

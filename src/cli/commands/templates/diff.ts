@@ -1,12 +1,12 @@
 import type { CliDeps } from '../../context.js';
-import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
+import { writeData, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import type { TemplatePlan } from './support/plan.js';
-import { unifiedHunks } from './support/unified-diff.js';
-import { jsonForTerminal } from '../../sanitize.js';
+import { escapeControls, jsonForTerminal } from '../../sanitize.js';
+import { choiceOption } from '../../list-options.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -14,12 +14,15 @@ const verb = (parent: Parent) =>
     .description("Show how a folder of template files differs from the service's templates (nothing is written)")
     .argument('<dir>', 'the folder of template files (*.json)')
     .option('--prune', "also show the service's templates that are in no file (apply --prune deletes them)")
+    .addOption(choiceOption('--format <format>', 'text (the default) or markdown: the plan as a pull-request comment', ['text', 'markdown'] as const))
+    .option('--previews <out>', 'also write before and after pictures (SVG) of the layouts that change, and an index.html, into OUT')
     .addHelpText(
       'after',
       `
 Examples:
   $ reportctl templates diff templates/
   $ reportctl templates diff templates/ --prune --json
+  $ reportctl templates diff templates/ --format markdown --previews previews/ > plan.md
 
 Each file is compared with the service's template of the same name, both normalised (the
 catalog's defaults filled in, keys in the contract's order): a unified diff per changed
@@ -41,10 +44,23 @@ export function registerTemplatesDiff(
 }
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const [{ planFromFolder, planSummary }, { quoted }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
+  if (options.json && options.format === 'markdown') throw new UsageError('give --json or --format markdown, not both');
+  const [{ planFromFolder, planSummary }, { quoted }, { unifiedHunks }] = await Promise.all([
+    import('./support/plan.js'),
+    import('./support/folder.js'),
+    import('./support/unified-diff.js'),
+  ]);
   const { session, plan } = await planFromFolder(dir, options, deps);
   const changes = changesOf(plan);
-  if (options.json) {
+  if (options.previews !== undefined) {
+    const { writePlanPreviews } = await import('./support/plan-previews.js');
+    const written = await writePlanPreviews(plan, options.previews);
+    writeLine(deps.io.stderr, escapeControls(`wrote ${written.files} ${written.files === 1 ? 'picture' : 'pictures'} and ${written.index}`));
+  }
+  if (options.format === 'markdown') {
+    const { markdownPlan } = await import('./support/markdown-plan.js');
+    await writeData(deps.io.stdout, markdownPlan(plan));
+  } else if (options.json) {
     const listed = changes.map((change) => {
       if (change.action === 'replace') return { action: change.action, name: change.name, id: change.id, file: change.file, diff: unifiedHunks(change.before, change.after).join('\n') + '\n' };
       if (change.action === 'create') return { action: change.action, name: change.name, file: change.file, ...(change.renameOf ? { renameOf: { name: change.renameOf.name, id: change.renameOf.id } } : {}) };

@@ -1,3 +1,6 @@
+// Loaded only by the verbs that print diffs: jsdiff's array diff (a few kilobytes of it).
+import { diffArrays } from 'diff/lib/diff/array.js';
+
 /** One line of a line diff: kept (' '), removed ('-') or added ('+'). */
 export interface LineEdit {
   kind: ' ' | '-' | '+';
@@ -5,64 +8,53 @@ export interface LineEdit {
 }
 
 /**
- * The shortest edit from `before` to `after`, line by line (Myers' O((N+M)D) algorithm), after
- * the common head and tail are set aside: a changed template is a few lines among many.
+ * Past this many lines removed plus added, the search for a shorter edit stops and the changed
+ * part is shown as removed whole, then added whole. Myers' search costs about (lines × edits)
+ * steps: this keeps a 256 KiB template with every line changed well under a second.
  */
-export function lineEdits(before: readonly string[], after: readonly string[]): LineEdit[] {
+export const MAX_EDIT_LENGTH = 1_000;
+
+/**
+ * The shortest edit from `before` to `after`, line by line (Myers' algorithm, by jsdiff), after
+ * the common head and tail are set aside: a changed template is a few lines among many. Within
+ * a change, removed lines come before added ones, as in diff(1) and git.
+ */
+export function lineEdits(before: readonly string[], after: readonly string[], maxEditLength = MAX_EDIT_LENGTH): LineEdit[] {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const edits: LineEdit[] = [];
+  const push = (kind: LineEdit['kind'], lines: readonly string[]) => {
+    for (const line of lines) edits.push({ kind, line });
+  };
+  push(' ', before.slice(0, head));
   const a = before.slice(head, before.length - tail);
   const b = after.slice(head, after.length - tail);
-  const kept = (lines: readonly string[]) => lines.map((line): LineEdit => ({ kind: ' ', line }));
-  return [...kept(before.slice(0, head)), ...middleEdits(a, b), ...kept(before.slice(before.length - tail))];
-}
-
-function middleEdits(a: readonly string[], b: readonly string[]): LineEdit[] {
-  const n = a.length;
-  const m = b.length;
-  const max = n + m;
-  const offset = max + 1;
-  const frontier = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  let found = false;
-  for (let d = 0; d <= max && !found; d++) {
-    trace.push(frontier.slice());
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && frontier[offset + k - 1]! < frontier[offset + k + 1]!) ? frontier[offset + k + 1]! : frontier[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      frontier[offset + k] = x;
-      if (x >= n && y >= m) {
-        found = true;
-        break;
+  const changes = a.length === 0 || b.length === 0 ? undefined : diffArrays(a, b, { maxEditLength });
+  if (changes === undefined) {
+    // One side empty, or too far apart to search: the middle replaced whole.
+    push('-', a);
+    push('+', b);
+  } else {
+    const removed: string[] = [];
+    const added: string[] = [];
+    const flush = () => {
+      push('-', removed.splice(0));
+      push('+', added.splice(0));
+    };
+    for (const change of changes) {
+      if (change.removed) removed.push(...change.value);
+      else if (change.added) added.push(...change.value);
+      else {
+        flush();
+        push(' ', change.value);
       }
     }
+    flush();
   }
-  // Walk back through the frontiers, from the end to the start.
-  const edits: LineEdit[] = [];
-  let x = n;
-  let y = m;
-  for (let d = trace.length - 1; d >= 0; d--) {
-    const previous = trace[d]!;
-    const k = x - y;
-    const down = k === -d || (k !== d && previous[offset + k - 1]! < previous[offset + k + 1]!);
-    const previousK = down ? k + 1 : k - 1;
-    const previousX = d === 0 ? 0 : previous[offset + previousK]!;
-    const previousY = previousX - previousK;
-    while (x > previousX && y > previousY) {
-      y--;
-      edits.push({ kind: ' ', line: a[--x]! });
-    }
-    if (d === 0) break;
-    if (down) edits.push({ kind: '+', line: b[--y]! });
-    else edits.push({ kind: '-', line: a[--x]! });
-  }
-  return edits.reverse();
+  push(' ', before.slice(before.length - tail));
+  return edits;
 }
 
 /** The hunks of a unified diff (`@@ -3,7 +3,7 @@` and its lines), `context` unchanged lines around each change. */
@@ -70,18 +62,26 @@ export function unifiedHunks(before: string, after: string, context = 3): string
   const edits = lineEdits(splitLines(before), splitLines(after));
   const changed = edits.flatMap((edit, index) => (edit.kind === ' ' ? [] : [index]));
   const lines: string[] = [];
+  // Lines of each side before `counted`: kept up to date as the hunks go by, in one pass.
+  let counted = 0;
+  let beforeLines = 0;
+  let afterLines = 0;
   let at = 0;
   while (at < changed.length) {
     const start = Math.max(0, changed[at]! - context);
     let last = changed[at]!;
-    while (at + 1 < changed.length && changed[at + 1]! - last <= 2 * context) last = changed[++at]!;
+    // Joined, as diff(1) joins them, when the unchanged lines between two changes are all context.
+    while (at + 1 < changed.length && changed[at + 1]! - last - 1 <= 2 * context) last = changed[++at]!;
     at++;
     const end = Math.min(edits.length, last + context + 1);
-    const linesBefore = (kind: LineEdit['kind']) => edits.slice(0, start).filter((edit) => edit.kind === ' ' || edit.kind === kind).length;
+    for (; counted < start; counted++) {
+      if (edits[counted]!.kind !== '+') beforeLines++;
+      if (edits[counted]!.kind !== '-') afterLines++;
+    }
     const hunk = edits.slice(start, end);
     const removed = hunk.filter((edit) => edit.kind !== '+').length;
     const added = hunk.filter((edit) => edit.kind !== '-').length;
-    lines.push(`@@ -${range(linesBefore('-'), removed)} +${range(linesBefore('+'), added)} @@`);
+    lines.push(`@@ -${range(beforeLines, removed)} +${range(afterLines, added)} @@`);
     for (const edit of hunk) lines.push(edit.kind + edit.line);
   }
   return lines;

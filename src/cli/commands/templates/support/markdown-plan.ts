@@ -1,0 +1,106 @@
+import { escapeControls, jsonForTerminal } from '../../../sanitize.js';
+import { planSummary, type Creation, type Deletion, type Replacement, type TemplatePlan } from './plan.js';
+import { unifiedHunks } from './unified-diff.js';
+
+/** GitHub refuses a comment longer than this (in characters). */
+export const MAX_COMMENT_LENGTH = 65_536;
+
+/** A hidden first line, so a CI job can find its own comment and update it. */
+export const PLAN_MARKER = '<!-- reportctl templates plan -->';
+
+export type PlannedChange =
+  | (Replacement & { action: 'replace' })
+  | (Creation & { action: 'create' })
+  | (Deletion & { action: 'delete' });
+
+/** Changes in file order, then the deletions: the order a reader walks the folder in. */
+export function changesInReadingOrder(plan: TemplatePlan): PlannedChange[] {
+  const byFile: PlannedChange[] = [
+    ...plan.replace.map((change) => ({ ...change, action: 'replace' as const })),
+    ...plan.create.map((change) => ({ ...change, action: 'create' as const })),
+  ].sort((a, b) => (a.file! < b.file! ? -1 : 1));
+  return [...byFile, ...plan.delete.map((change) => ({ ...change, action: 'delete' as const }))];
+}
+
+/**
+ * Text for inside HTML, where GitHub also reads Markdown: controls made visible, then as numeric
+ * entities the signs of HTML and Markdown, `@` (a mention), `#` (an issue link), `:` (an emoji
+ * or a link) and `$` (maths).
+ */
+export function escapeMarkdown(text: string): string {
+  return escapeControls(text).replace(/[&<>"'\\`*_[\]()#+!|~@:$]/g, (sign) => `&#${sign.charCodeAt(0)};`);
+}
+
+/** A fence longer than any run of backticks in `text`, so the text cannot close it. */
+export function fenceFor(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+interface Section {
+  heading: string;
+  diff: string[];
+  /** Lines shown, when the diff was cut to fit. */
+  shown?: number;
+}
+
+/**
+ * The plan as a pull-request comment: the summary, then one collapsed section per change with
+ * its unified diff. Past `limit` characters, the longest diffs are cut first (each to the same
+ * length) and the comment says so; if the headings alone are too long, the last are left out.
+ */
+export function markdownPlan(plan: TemplatePlan, limit = MAX_COMMENT_LENGTH): string {
+  const sections = changesInReadingOrder(plan).map(sectionOf);
+  const head = [PLAN_MARKER, '### Template plan', '', `**${planSummary(plan)}**`, ''];
+  const render = (note: string[], listed: Section[], unlisted: number) =>
+    [
+      ...head,
+      ...note,
+      ...listed.map(renderSection),
+      ...(unlisted > 0 ? [`… and ${unlisted} more ${unlisted === 1 ? 'change' : 'changes'}, left out to fit one comment.`, ''] : []),
+    ].join('\n');
+
+  const whole = render([], sections, 0);
+  if (whole.length <= limit) return whole;
+  const cutNote = [`> Some diffs are cut to fit GitHub's comment limit (${limit.toLocaleString('en-US')} characters), the longest first; \`reportctl templates diff\` shows them whole.`, ''];
+  // The largest length every diff can keep (in characters of its lines) for the comment to fit.
+  const fits = (cap: number, listed: Section[]) => render(cutNote, listed.map((section) => cut(section, cap)), sections.length - listed.length).length <= limit;
+  let listed = sections;
+  while (listed.length > 0 && !fits(0, listed)) listed = listed.slice(0, Math.max(0, listed.length - Math.ceil(listed.length / 10)));
+  let [low, high] = [0, Math.max(0, ...sections.map((section) => diffLength(section.diff)))];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle, listed)) low = middle;
+    else high = middle - 1;
+  }
+  return render(cutNote, listed.map((section) => cut(section, low)), sections.length - listed.length);
+}
+
+function sectionOf(change: PlannedChange): Section {
+  const name = `<b>${escapeMarkdown(change.name)}</b>`;
+  const code = (text: string) => `<code>${escapeMarkdown(text)}</code>`;
+  if (change.action === 'replace') return { heading: `replace ${name} ${code(change.id)} from ${code(change.file)}`, diff: unifiedHunks(change.before, change.after) };
+  if (change.action === 'create') {
+    const renamed = change.renameOf ? `, a rename of <b>${escapeMarkdown(change.renameOf.name)}</b>?` : '';
+    return { heading: `create ${name} from ${code(change.file)}${renamed}`, diff: unifiedHunks('', change.text) };
+  }
+  return { heading: `delete ${name} ${code(change.id)} (in no file)`, diff: unifiedHunks(change.text, '') };
+}
+
+const diffLength = (lines: readonly string[]) => lines.reduce((total, line) => total + line.length + 1, 0);
+
+/** The section with as many whole lines of its diff as fit in `cap` characters. */
+function cut(section: Section, cap: number): Section {
+  if (diffLength(section.diff) <= cap) return section;
+  let [kept, length] = [0, 0];
+  while (kept < section.diff.length && length + section.diff[kept]!.length + 1 <= cap) length += section.diff[kept++]!.length + 1;
+  return { ...section, diff: section.diff.slice(0, kept), shown: section.diff.length };
+}
+
+function renderSection(section: Section): string {
+  const body = section.diff.map(jsonForTerminal).join('\n');
+  const fence = fenceFor(body);
+  const cutLine = section.shown === undefined ? [] : [`*Cut to fit: ${section.diff.length} of ${section.shown} lines shown.*`, ''];
+  const block = section.diff.length === 0 ? [] : [`${fence}diff`, body, fence, ''];
+  return ['<details>', `<summary>${section.heading}</summary>`, '', ...block, ...cutLine, '</details>', ''].join('\n');
+}

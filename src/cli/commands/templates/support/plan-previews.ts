@@ -1,0 +1,156 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
+import { CliError, ExitCode } from '../../../errors.js';
+import { escapeControls } from '../../../sanitize.js';
+import { changesInReadingOrder } from './markdown-plan.js';
+import type { TemplatePlan } from './plan.js';
+import { slugOf } from './slug.js';
+
+/** One page of a created or replaced template whose picture changes. */
+export interface PlanPicture {
+  action: 'create' | 'replace';
+  name: string;
+  file: string;
+  orientation: Orientation;
+  /** File names in the previews folder; a created template has no before. */
+  before?: string;
+  after: string;
+  svgs: { before?: string; after: string };
+  problems: string[];
+}
+
+const orientations: readonly Orientation[] = ['portrait', 'landscape'];
+
+/** The orientations a document has a layout for (portrait when it has none: what the renderer draws). */
+function orientationsOf(document: unknown): Orientation[] {
+  const layouts = (document as { layouts?: unknown }).layouts;
+  const present = orientations.filter((orientation) => typeof layouts === 'object' && layouts !== null && orientation in layouts);
+  return present.length > 0 ? present : ['portrait'];
+}
+
+/**
+ * The pictures of a plan: a before and an after for each layout of a replaced template that
+ * draws differently, an after for each of a created one. Deletions and unchanged pages have none.
+ */
+export function planPictures(plan: TemplatePlan): PlanPicture[] {
+  const pictures: PlanPicture[] = [];
+  const taken = new Set<string>();
+  for (const change of changesInReadingOrder(plan)) {
+    if (change.action === 'delete') continue;
+    const before: unknown = change.action === 'replace' ? JSON.parse(change.before) : undefined;
+    const after: unknown = JSON.parse(change.action === 'replace' ? change.after : change.text);
+    const drawn = new Set([...(before === undefined ? [] : orientationsOf(before)), ...orientationsOf(after)]);
+    const changed = orientations
+      .filter((orientation) => drawn.has(orientation))
+      .map((orientation) => ({
+        orientation,
+        before: before === undefined ? undefined : renderTemplateSvg(before, { orientation }),
+        after: renderTemplateSvg(after, { orientation }),
+      }))
+      .filter((page) => page.before?.svg !== page.after.svg);
+    if (changed.length === 0) continue;
+    const base = uniqueBase(slugOf(change.name), taken);
+    for (const page of changed) {
+      const stem = `${base}.${page.orientation}`;
+      pictures.push({
+        action: change.action,
+        name: change.name,
+        file: change.file,
+        orientation: page.orientation,
+        ...(page.before ? { before: `${stem}.before.svg` } : {}),
+        after: `${stem}.after.svg`,
+        svgs: { ...(page.before ? { before: page.before.svg } : {}), after: page.after.svg },
+        problems: page.after.problems,
+      });
+    }
+  }
+  return pictures;
+}
+
+function uniqueBase(slug: string, taken: Set<string>): string {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? slug : `${slug}-${n}`;
+    if (!taken.has(candidate)) {
+      taken.add(candidate);
+      return candidate;
+    }
+  }
+}
+
+const escapeHtml = (text: string) =>
+  escapeControls(text).replace(/[&<>"']/g, (sign) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[sign]!);
+
+/** A page showing each before and after side by side: pictures from its own folder, nothing else loaded. */
+export function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
+  const figure = (caption: string, file: string | undefined) =>
+    file === undefined
+      ? `<figure class="none"><figcaption>${caption}</figcaption><p>(none: a new template)</p></figure>`
+      : `<figure><figcaption>${caption}</figcaption><a href="${escapeHtml(file)}"><img src="${escapeHtml(file)}" alt="${caption}: ${escapeHtml(file)}"></a></figure>`;
+  const sections = pictures.map((picture) =>
+    [
+      '<section>',
+      `<h2>${picture.action} <q>${escapeHtml(picture.name)}</q> <small>${picture.orientation}, from ${escapeHtml(picture.file)}</small></h2>`,
+      '<div class="pair">',
+      figure('before', picture.before),
+      figure('after', picture.after),
+      '</div>',
+      ...(picture.problems.length > 0 ? ['<ul class="problems">', ...picture.problems.map((problem) => `<li>${escapeHtml(problem)}</li>`), '</ul>'] : []),
+      '</section>',
+    ].join('\n'),
+  );
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    // Pictures from this folder only: no script, no request anywhere else.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file:; style-src 'unsafe-inline'">`,
+    '<title>Template plan: pictures</title>',
+    '<style>',
+    'body { font-family: sans-serif; margin: 1.5rem; color: #222; }',
+    'h2 { font-size: 1.1rem; } h2 small { font-weight: normal; color: #555; }',
+    '.pair { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }',
+    'figure { margin: 0; } figcaption { font-weight: bold; margin-bottom: .3rem; }',
+    'img { width: 420px; max-width: 100%; border: 1px solid #ccc; }',
+    '.none p { width: 420px; color: #777; } .problems { color: #a33; }',
+    '</style>',
+    '</head>',
+    '<body>',
+    '<h1>Template plan: pictures</h1>',
+    pictures.length === 0 ? '<p>No layout changes to show.</p>' : `<p>${pictures.length} ${pictures.length === 1 ? 'page' : 'pages'} whose picture changes.</p>`,
+    ...sections,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Writes the pictures and index.html into `dir` (made if missing; other files there are left
+ * alone). A folder that cannot be written is a bad --previews: exit 2, before any output.
+ */
+export async function writePlanPreviews(plan: TemplatePlan, dir: string): Promise<{ files: number; index: string }> {
+  // Loaded here: it loads node:crypto, which other commands never need.
+  const { replaceFile } = await import('../../../output-file.js');
+  const pictures = planPictures(plan);
+  const index = join(dir, 'index.html');
+  const files = [
+    ...pictures.flatMap((picture) => [
+      ...(picture.before !== undefined && picture.svgs.before !== undefined ? [{ path: join(dir, picture.before), text: picture.svgs.before }] : []),
+      { path: join(dir, picture.after), text: picture.svgs.after },
+    ]),
+    { path: index, text: previewsIndexHtml(pictures) },
+  ];
+  let path = dir;
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const file of files) {
+      path = file.path;
+      await replaceFile(file.path, file.text);
+    }
+  } catch (error) {
+    throw new CliError(`--previews: cannot write ${escapeControls(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.usage, 'give a folder that can be written');
+  }
+  return { files: files.length - 1, index };
+}
