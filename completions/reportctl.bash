@@ -116,9 +116,9 @@ _reportctl_flags() {
     'templates validate') echo '--file --offline --help' ;;
     'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
-    'templates pull') echo '--help' ;;
-    'templates diff') echo '--prune --format --previews --help' ;;
-    'templates apply') echo '--prune --dry-run --yes --help' ;;
+    'templates pull') echo '--force --help' ;;
+    'templates diff') echo '--prune --format --previews --out --help' ;;
+    'templates apply') echo '--prune --plan --dry-run --yes --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
     'catalogs statistics') echo '--help' ;;
@@ -183,7 +183,8 @@ _reportctl_value_flags() {
     'templates replace') echo '--file' ;;
     'templates validate') echo '--file' ;;
     'templates preview') echo '--file --orientation --out --width' ;;
-    'templates diff') echo '--format --previews' ;;
+    'templates diff') echo '--format --previews --out' ;;
+    'templates apply') echo '--plan' ;;
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;

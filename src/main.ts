@@ -4,6 +4,9 @@ import { systemClock } from './cli/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
 
+/** 128 + SIGPIPE: stdout was closed before everything was written to it. */
+const CLOSED_PIPE = 141;
+
 /** Runs the command on the command line, and ends the process with its exit code. */
 export function main(): void {
   const interrupt = new AbortController();
@@ -16,9 +19,11 @@ export function main(): void {
       interrupt.abort(signal);
     });
   }
-  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace.
+  let finished = false;
+  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace. A command that
+  // had not finished was cut short: not a success, but 141, the status SIGPIPE would give.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'EPIPE') process.exit(finished ? (process.exitCode ?? 0) : CLOSED_PIPE);
   });
 
   const argv = process.argv.slice(2);
@@ -36,7 +41,6 @@ export function main(): void {
     signal: interrupt.signal,
     nodeVersion: process.versions.node,
   });
-  let finished = false;
   // Node ends a process whose event loop has nothing left to wait for with code 0, even while
   // the command still waits on work Node does not track (V8's own tasks): a failure, said so,
   // never a silent success with nothing done.

@@ -53,7 +53,9 @@ const fail = (message) => { save(); process.stderr.write('gh stub: ' + message +
 if (!process.env.GH_TOKEN) fail('no GH_TOKEN');
 const field = option('--field');
 if (field) call.body = fs.readFileSync(field.replace(/^body=@/, ''), 'utf8');
-const [command, target] = args;
+const command = args[0];
+// The first word that is no flag and no flag's value: the path of api, the verb of run.
+const target = args.find((arg, index) => index > 0 && !arg.startsWith('--') && !args[index - 1].startsWith('--'));
 if (command === 'api') {
   const comments = 'repos/${REPOSITORY}/issues/${PR_NUMBER}/comments';
   const method = option('--method') ?? (field ? 'POST' : 'GET');
@@ -213,7 +215,7 @@ describe("README's GitHub workflow", () => {
     expect(plan).toContain('From git');
     expect(plan.startsWith(`${MARKER}\n`)).toBe(true);
     expect(where.gh().comments).toEqual([{ id: 1000, body: plan }]);
-    expect(JSON.parse(readFileSync(join(where.artifacts, 'plan', 'plan.json'), 'utf8'))).toHaveProperty('version');
+    expect(JSON.parse(readFileSync(join(where.artifacts, 'plan', 'plan.json'), 'utf8'))).toHaveProperty('planVersion', 1);
     expect(existsSync(join(where.artifacts, 'plan', 'previews', 'index.html'))).toBe(true);
 
     // The next push: the same comment, now holding the new plan.
@@ -240,8 +242,10 @@ describe("README's GitHub workflow", () => {
     const results = runJob(workflow, 'pull_request', where);
     const failed = failedStep(results);
     expect(failed?.name, show(results)).toMatch(/^Plan/);
-    expect(failed!.stderr).toMatch(/bad\.json/);
-    expect(failed!.stderr).toMatch(/the command exited with status 1/);
+    expect(failed!.status).toBe(2);
+    // The reasons are in the job's log, not only in plan.md.
+    expect(failed!.stdout).toMatch(/bad\.json: invalid[^]*analysisType: valid: counting, replanting, path/);
+    expect(failed!.stderr).toMatch(/the command exited with status 2/);
     expect(where.gh().comments).toEqual([]);
   });
 

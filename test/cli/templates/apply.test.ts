@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/cli/context.js';
@@ -6,9 +6,9 @@ import { registerTemplatesApply } from '../../../src/cli/commands/templates/appl
 import { generalBody } from '../../contract/fixtures.js';
 import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { inProcessServiceForSuite, runInProcess, scriptedPrompter, startInProcessService } from '../../helpers/in-process.js';
+import { inProcessServiceForSuite, mockAgent, runInProcess, scriptedPrompter, startInProcessService } from '../../helpers/in-process.js';
 import { api, tempDir } from '../../helpers/server.js';
-import { accountOn, names, readJson, writeJson } from './support.js';
+import { accountOn, names, rawEscapes, readJson, writeJson } from './support.js';
 
 describe('templates apply flags', () => {
   itParsesFlags(
@@ -17,7 +17,8 @@ describe('templates apply flags', () => {
       [['templates', 'apply', 'templates/'], { options: {}, args: ['templates/'] }],
       [['templates', 'apply', 'templates/', '--prune', '--dry-run'], { options: { prune: true, dryRun: true }, args: ['templates/'] }],
       [['templates', 'apply', 'templates/', '--prune', '-y', '--json'], { options: { prune: true, yes: true, json: true }, args: ['templates/'] }],
-      [['templates', 'apply'], { usage: /missing required argument 'dir'/ }],
+      [['templates', 'apply'], { options: {}, args: [undefined] }],
+      [['templates', 'apply', '--plan', 'plan.json', '--yes'], { options: { plan: 'plan.json', yes: true }, args: [undefined] }],
       [['templates', 'apply', 'templates/', '--dryrun'], { usage: /unknown option '--dryrun'/ }],
     ],
   );
@@ -104,7 +105,187 @@ describe('templates apply', () => {
     const dryRun = await run(['templates', 'apply', dir, '--dry-run']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(dryRun.stdout).toMatch(/^Plan: 1 to create, 1 to replace, 0 to delete, 0 unchanged\.$/m);
+    // The plan's lines are the start of a real apply: the last line says this one stopped.
+    expect(dryRun.stderr.trim().split('\n').at(-1)).toBe('dry run: nothing was changed on the service');
     expect(await templates()).toEqual(before);
+
+    const nowhere = await run(['templates', 'apply']);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/missing required argument 'dir'/);
+  });
+
+  it('reports every broken file in one run, whatever is wrong (syntax, schema, catalog), writes nothing, exit 1; --json gets { …, invalid }', async () => {
+    const { run, create, templates } = await account();
+    await create(generalBody({ name: 'There' }));
+    const before = await templates();
+    const dir = tempDir();
+    writeJson(join(dir, 'there.json'), generalBody({ name: 'There', mapResolution: 200 }));
+    writeFileSync(join(dir, 'comma.json'), '{ "name": "Comma", }');
+    writeFileSync(join(dir, 'prose.json'), 'not json');
+    writeJson(join(dir, 'schema.json'), generalBody({ name: 'Schema', mapResolution: '300' }));
+    writeJson(join(dir, 'catalog.json'), generalBody({ name: 'Catalog', reportType: 'stand_cuont' }));
+    const text = await run(['templates', 'apply', dir, '--yes']);
+    expect(text.code).toBe(1);
+    for (const name of ['catalog', 'comma', 'prose', 'schema']) expect(text.stdout).toMatch(new RegExp(`${name}\\.json: invalid: `));
+    expect(text.stdout).not.toMatch(/Plan:/);
+    expect(await templates()).toEqual(before);
+
+    const json = await run(['templates', 'apply', dir, '--yes', '--json']);
+    expect(json.code).toBe(1);
+    const answer = JSON.parse(json.stdout) as { invalid: { file: string; valid: boolean; reason?: string; issues: { path: string }[] }[] };
+    expect(answer).toMatchObject({ created: [], replaced: [], deleted: [], unchanged: [] });
+    expect(answer.invalid.map(({ file, valid, reason, issues }) => [file, valid, reason?.slice(0, 14), issues.map((issue) => issue.path)])).toEqual([
+      [join(dir, 'catalog.json'), false, undefined, ['reportType']],
+      [join(dir, 'comma.json'), false, 'not valid JSON', []],
+      [join(dir, 'prose.json'), false, 'not valid JSON', []],
+      [join(dir, 'schema.json'), false, undefined, ['mapResolution']],
+    ]);
+    // People still read each verdict, on stderr.
+    expect(json.stderr).toMatch(/schema\.json: invalid: 1 issue/);
+    expect(await templates()).toEqual(before);
+  });
+
+  it('refuses a listed template whose id is not the service\'s shape (exit 1): no PUT or DELETE is sent, nothing written', async () => {
+    const { run, create, templates } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'mine.json'), generalBody({ name: 'Mine' }));
+    const hostile = { ...(await create(generalBody({ name: 'Mine', mapResolution: 999 }))), id: '../x\u001b]0;PWNED\u0007' };
+    const other = { ...(await create(generalBody({ name: 'Other' }))), id: 'ok-id' };
+    const before = await templates();
+    const agent = mockAgent();
+    // Only the list is hostile; everything else reaches the real service.
+    agent.enableNetConnect(new URL(suite.server.url).host);
+    agent
+      .get(suite.server.url)
+      .intercept({ path: (path) => path.startsWith('/api/v2/templates?') })
+      .reply(200, { total: 2, page: 1, limit: 100, data: [hostile, other] }, { headers: { 'content-type': 'application/json' } });
+    const result = await run(['templates', 'apply', dir, '--prune', '--yes', '--verbose'], { dispatcher: agent });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(rawEscapes(result.stderr)).toEqual([]);
+    expect(result.stderr).not.toMatch(/^> (PUT|DELETE|POST) /m);
+    expect(result.stderr).toContain('../x\\x1b]0;PWNED\\x07');
+    expect(await templates()).toEqual(before);
+  });
+
+  it('escapes a file name in the plan and in the line of what was made', async () => {
+    const { run } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'new\u001b]0;PWNED\u0007.json'), generalBody({ name: 'From a hostile file' }));
+    const result = await run(['templates', 'apply', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(rawEscapes(result.stdout + result.stderr)).toEqual([]);
+    expect(result.stdout).toContain(`  create   "From a hostile file" from ${join(dir, 'new\\x1b]0;PWNED\\x07.json')}`);
+    expect(result.stdout).toMatch(/^created +"From a hostile file" \S+ from .*new\\x1b\]0;PWNED\\x07\.json$/m);
+  });
+});
+
+describe('templates apply --plan', () => {
+  /** A folder and a plan saved from it: Keep unchanged, Edit to replace, New to create, Gone to delete. */
+  async function planned() {
+    const target = await account();
+    const { run, create } = target;
+    const keep = await create(generalBody({ name: 'Keep' }));
+    const edit = await create(generalBody({ name: 'Edit' }));
+    const gone = await create(generalBody({ name: 'Gone' }));
+    const dir = tempDir();
+    writeJson(join(dir, 'keep.json'), generalBody({ name: 'Keep' }));
+    writeJson(join(dir, 'edit.json'), generalBody({ name: 'Edit', paperSize: 'a3' }));
+    writeJson(join(dir, 'new.json'), generalBody({ name: 'New' }));
+    const plan = join(tempDir(), 'plan.json');
+    const diff = await run(['templates', 'diff', dir, '--prune', '--out', plan]);
+    expect(diff.code, diff.stderr).toBe(1);
+    const stale = async (expected: RegExp) => {
+      const before = await target.templates();
+      const result = await run(['templates', 'apply', '--plan', plan, '--yes', '--json']);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toBe('');
+      const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { message: string; issues: { message: string }[] };
+      expect(error).toMatchObject({ error: 'STALE_PLAN', exitCode: 1 });
+      expect([error.message, ...error.issues.map((issue) => issue.message)].join('\n')).toMatch(expected);
+      expect(await target.templates()).toEqual(before);
+      return result;
+    };
+    return { ...target, keep, edit, gone, dir, plan, stale };
+  }
+
+  it('carries out exactly the saved plan, with the folder the plan names', async () => {
+    const { run, templates, edit, gone, plan, dir } = await planned();
+    const applied = await run(['templates', 'apply', '--plan', plan, '--yes', '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const after = await templates();
+    const created = after.find((template) => template.name === 'New')!;
+    expect(JSON.parse(applied.stdout)).toMatchObject({
+      created: [{ name: 'New', id: created.id, file: join(dir, 'new.json') }],
+      replaced: [{ name: 'Edit', id: edit.id }],
+      deleted: [{ name: 'Gone', id: gone.id, file: null }],
+    });
+    expect(names(after)).toEqual(['Edit', 'Keep', 'New']);
+    // Done, the plan no longer holds: a second run is refused, not a no-op over a new state.
+    const again = await run(['templates', 'apply', '--plan', plan, '--yes']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is stale/);
+  });
+
+  it('refuses a plan when a template it touches was replaced on the service', async () => {
+    const { stale, edit, key } = await planned();
+    const replaced = await api(suite.server, 'PUT', `/api/v2/templates/${edit.id}`, { key: key.apiKey, body: generalBody({ name: 'Edit', mapResolution: 400 }) });
+    expect(replaced.status).toBe(200);
+    await stale(new RegExp(`template "Edit" ${edit.id} was replaced on the service since the plan`));
+  });
+
+  it('refuses a plan when a template it deletes, or leaves unchanged, was deleted on the service', async () => {
+    const { stale, keep, key } = await planned();
+    expect((await api(suite.server, 'DELETE', `/api/v2/templates/${keep.id}`, { key: key.apiKey })).status).toBe(204);
+    await stale(new RegExp(`template "Keep" ${keep.id} was deleted on the service since the plan`));
+  });
+
+  it('refuses a plan when a template was created with a name the plan creates', async () => {
+    const { stale, create } = await planned();
+    const rival = await create(generalBody({ name: 'New' }));
+    await stale(new RegExp(`template "New" ${rival.id} was added on the service since the plan \\(the plan creates that name\\)`));
+  });
+
+  it('refuses a --prune plan when any template was added to the service', async () => {
+    const { stale, create } = await planned();
+    const added = await create(generalBody({ name: 'Unseen' }));
+    await stale(new RegExp(`template "Unseen" ${added.id} was added on the service since the plan`));
+  });
+
+  it('refuses a plan when a file of the folder changed, is new or is gone since, before asking the service anything', async () => {
+    const { stale, dir } = await planned();
+    writeJson(join(dir, 'keep.json'), generalBody({ name: 'Keep', mapResolution: 300 }));
+    writeJson(join(dir, 'extra.json'), generalBody({ name: 'Extra' }));
+    rmSync(join(dir, 'new.json'));
+    const result = await stale(/is stale \(3 changes since it was saved\); nothing was written/);
+    expect(result.stderr).toContain(`${join(dir, 'keep.json')} changed since the plan`);
+    expect(result.stderr).toContain(`${join(dir, 'extra.json')} is new since the plan`);
+    expect(result.stderr).toContain(`${join(dir, 'new.json')} is gone since the plan`);
+  });
+
+  it('refuses a plan for another folder, another --prune, another version, or what is not a plan (exit 2)', async () => {
+    const { run, plan, dir } = await planned();
+    const otherDir = await run(['templates', 'apply', tempDir(), '--plan', plan]);
+    expect(otherDir.code).toBe(2);
+    expect(otherDir.stderr).toMatch(new RegExp(`is a plan for ${dir}`));
+    const unpruned = join(tempDir(), 'unpruned.json');
+    expect((await run(['templates', 'diff', dir, '--out', unpruned])).code).toBe(1);
+    const otherPrune = await run(['templates', 'apply', '--plan', unpruned, '--prune']);
+    expect(otherPrune.code).toBe(2);
+    expect(otherPrune.stderr).toMatch(/is a plan made without --prune/);
+    const future = join(tempDir(), 'future.json');
+    writeJson(future, { ...readJson(plan), planVersion: 2 });
+    const versioned = await run(['templates', 'apply', '--plan', future]);
+    expect(versioned.code).toBe(2);
+    expect(versioned.stderr).toMatch(/a plan of version 2; this reportctl reads version 1/);
+    const notPlan = join(tempDir(), 'template.json');
+    writeJson(notPlan, generalBody({ name: 'Not a plan' }));
+    const wrong = await run(['templates', 'apply', '--plan', notPlan]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/is not a plan of `templates diff --out`/);
+    const missing = await run(['templates', 'apply', '--plan', join(tempDir(), 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--plan: cannot read .*nope\.json: no such file/);
   });
 
   it('a rename is a delete and a create: the old template is kept without --prune, deleted with it', async () => {

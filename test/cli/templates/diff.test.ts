@@ -1,13 +1,15 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesDiff } from '../../../src/cli/commands/templates/diff.js';
 import { generalBody } from '../../contract/fixtures.js';
 import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { inProcessServiceForSuite } from '../../helpers/in-process.js';
+import { inProcessServiceForSuite, mockAgent } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/server.js';
-import { accountOn, colourStopsBody, colourStopsTemplate, names, readJson, writeJson } from './support.js';
+import { accountOn, colourStopsBody, colourStopsTemplate, names, rawEscapes, readJson, writeJson } from './support.js';
 
 describe('templates diff flags', () => {
   itParsesFlags(
@@ -15,6 +17,7 @@ describe('templates diff flags', () => {
     [
       [['templates', 'diff', 'templates/'], { options: {}, args: ['templates/'] }],
       [['templates', 'diff', 'templates/', '--prune', '--json'], { options: { prune: true, json: true }, args: ['templates/'] }],
+      [['templates', 'diff', 'templates/', '--out', 'plan.json'], { options: { out: 'plan.json' }, args: ['templates/'] }],
       [['templates', 'diff'], { usage: /missing required argument 'dir'/ }],
       [['templates', 'diff', 'templates/', '--yes'], { usage: /unknown option '--yes'/ }],
     ],
@@ -93,25 +96,32 @@ describe('templates diff', () => {
     expect(piped.stdout).toContain('+  "mapResolution": 600,');
   });
 
-  it('reports invalid files as templates validate does (exit 1), and exits 2 on unreadable input or duplicate names', async () => {
+  it('reports every file that is not JSON or not a valid template in one run (exit 2); invalid files are never differences', async () => {
     const { run, create } = await account();
     await create(generalBody({ name: 'Valid' }));
     const dir = tempDir();
-    writeJson(join(dir, 'valid.json'), generalBody({ name: 'Valid' }));
-    writeJson(join(dir, 'bad.json'), generalBody({ name: 'Bad', reportType: 'stand_cuont' }));
+    // A real difference beside the broken files: it must not turn the verdict into "changes" (1).
+    writeJson(join(dir, 'valid.json'), generalBody({ name: 'Valid', mapResolution: 600 }));
+    writeJson(join(dir, 'catalog.json'), generalBody({ name: 'Catalog', reportType: 'stand_cuont' }));
+    writeJson(join(dir, 'schema.json'), generalBody({ name: 'Schema', mapResolution: '300' }));
+    writeFileSync(join(dir, 'comma.json'), '{ "name": "Comma", }');
+    writeFileSync(join(dir, 'prose.json'), 'not json at all');
     const invalid = await run(['templates', 'diff', dir]);
-    expect(invalid.code).toBe(1);
-    const file = join(dir, 'bad.json');
-    const validate = await run(['templates', 'validate', file, join(dir, 'valid.json')]);
-    // The very lines `validate` prints for that file.
-    expect(invalid.stdout).toBe(validate.stdout.split(`${join(dir, 'valid.json')}: valid\n`).join(''));
-    expect(invalid.stdout).toMatch(/^.*bad\.json: invalid: \d+ issues?\n {2}reportType: /m);
+    expect(invalid.code, invalid.stderr).toBe(2);
+    expect(invalid.stdout).not.toMatch(/^(---|\+\+\+) /m);
+    const validate = await run(['templates', 'validate', ...['catalog', 'comma', 'prose', 'schema'].map((name) => join(dir, `${name}.json`))]);
+    // The very lines `validate` prints for those files, in one run.
+    expect(invalid.stdout).toBe(validate.stdout);
+    expect(invalid.stdout).toMatch(/catalog\.json: invalid: 1 issue\n {2}reportType: /);
+    expect(invalid.stdout).toMatch(/comma\.json: invalid: not valid JSON: line 1, column \d+: property name expected/);
+    expect(invalid.stdout).toMatch(/prose\.json: invalid: not valid JSON/);
+    expect(invalid.stdout).toMatch(/schema\.json: invalid: 1 issue\n {2}mapResolution: /);
+    const json = await run(['templates', 'diff', dir, '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'VALIDATION_FAILED', exitCode: 2 });
 
-    writeFileSync(join(dir, 'bad.json'), '{ "name": "Bad", }');
-    const unreadable = await run(['templates', 'diff', dir]);
-    expect(unreadable.code).toBe(2);
-    expect(unreadable.stderr).toMatch(/bad\.json is not valid JSON: line 1, column 18: property name expected/);
-
+    for (const name of ['catalog', 'schema', 'comma', 'prose']) rmSync(join(dir, `${name}.json`));
     writeJson(join(dir, 'bad.json'), generalBody({ name: 'Valid' }));
     const twice = await run(['templates', 'diff', dir]);
     expect(twice.code).toBe(2);
@@ -121,6 +131,93 @@ describe('templates diff', () => {
     const missing = await run(['templates', 'diff', join(dir, 'nowhere')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the folder .*nowhere: ENOENT/);
+  });
+
+  it('stops (exit 2, naming each) at a *.json entry that is not a readable file: a dangling link, a folder, a FIFO; a link to a file is read', async () => {
+    const { run, create } = await account();
+    await create(generalBody({ name: 'Linked' }));
+    const dir = tempDir();
+    const elsewhere = tempDir();
+    writeJson(join(elsewhere, 'shared.json'), generalBody({ name: 'Linked' }));
+    symlinkSync(join(elsewhere, 'shared.json'), join(dir, 'linked.json'));
+    const followed = await run(['templates', 'diff', dir]);
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stderr).toContain('0 to create, 0 to replace, 0 to delete, 1 unchanged');
+
+    symlinkSync(join(elsewhere, 'not-checked-out.json'), join(dir, 'dangling.json'));
+    mkdirSync(join(dir, 'folder.json'));
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.json')]).status).toBe(0);
+    // A FIFO nobody writes to: opening it the usual way would wait for ever.
+    const stopped = await run(['templates', 'diff', dir, '--prune']);
+    expect(stopped.code).toBe(2);
+    expect(stopped.stdout).toBe('');
+    expect(stopped.stderr).toContain('3 entries of');
+    expect(stopped.stderr).toContain(`${join(dir, 'dangling.json')}: is a symbolic link to nothing`);
+    expect(stopped.stderr).toContain(`${join(dir, 'folder.json')}: is a folder, not a file`);
+    expect(stopped.stderr).toContain(`${join(dir, 'pipe.json')}: is not a regular file`);
+    expect(stopped.stderr).not.toMatch(/to delete/);
+  });
+
+  it('refuses a listed template whose id is not the service\'s shape (exit 1) before planning, and prints no raw escape', async () => {
+    const { run, create } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'mine.json'), generalBody({ name: 'Mine' }));
+    // The service refuses such ids; a hostile or broken one may send them.
+    const listed = { ...(await create(generalBody({ name: 'Mine', mapResolution: 999 }))), id: 'abc\u001b]0;PWNED\u0007\u001b[2J' };
+    const agent = mockAgent();
+    const origin = agent.get(suite.server.url);
+    // Only the list is hostile; the catalogs come from the real service.
+    agent.enableNetConnect(new URL(suite.server.url).host);
+    origin.intercept({ path: (path) => path.startsWith('/api/v2/templates?') }).reply(200, { total: 1, page: 1, limit: 100, data: [listed] }, { headers: { 'content-type': 'application/json' } });
+    const result = await run(['templates', 'diff', dir, '--prune'], { dispatcher: agent });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(rawEscapes(result.stderr)).toEqual([]);
+    expect(result.stderr).toContain("an id that is not one of its ids");
+    expect(result.stderr).toContain('abc\\x1b]0;PWNED\\x07\\x1b[2J');
+  });
+
+  it('escapes a file name wherever it prints one: the diff header and the summary', async () => {
+    const { run } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'new\u001b]0;PWNED\u0007.json'), generalBody({ name: 'Hostile file' }));
+    const result = await run(['templates', 'diff', dir]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(rawEscapes(result.stdout + result.stderr)).toEqual([]);
+    expect(result.stdout).toContain(`+++ ${join(dir, 'new\\x1b]0;PWNED\\x07.json')} (new: "Hostile file")`);
+  });
+
+  it('--out saves the plan it printed (exit 1 too): versioned, keys sorted, the same bytes on a rerun', async () => {
+    const { run, create } = await account();
+    const alpha = await create(generalBody({ name: 'Alpha' }));
+    const beta = await create(generalBody({ name: 'Beta' }));
+    const dir = tempDir();
+    writeJson(join(dir, 'alpha.json'), generalBody({ name: 'Alpha', paperSize: 'a4' }));
+    writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma' }));
+    const out = join(tempDir(), 'plan.json');
+    const first = await run(['templates', 'diff', dir, '--prune', '--out', out]);
+    expect(first.code, first.stderr).toBe(1);
+    const text = readFileSync(out, 'utf8');
+    const plan = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(plan)).toEqual(['changes', 'dir', 'files', 'planVersion', 'prune', 'service']);
+    expect(plan).toMatchObject({ planVersion: 1, dir, prune: true });
+    expect((plan.changes as { action: string; name: string; id?: string }[]).map(({ action, name, id }) => [action, name, id])).toEqual([
+      ['delete', 'Beta', beta.id],
+      ['replace', 'Alpha', alpha.id],
+      ['create', 'Gamma', undefined],
+    ]);
+    const sha = (content: string) => createHash('sha256').update(content).digest('hex');
+    expect(plan.files).toEqual({ [join(dir, 'alpha.json')]: sha(readFileSync(join(dir, 'alpha.json'), 'utf8')), [join(dir, 'gamma.json')]: sha(readFileSync(join(dir, 'gamma.json'), 'utf8')) });
+    expect(Object.keys(plan.service as object).sort()).toEqual([alpha.id, beta.id].sort());
+    expect(first.stderr).toContain(`plan saved to ${out}`);
+    const again = await run(['templates', 'diff', dir, '--prune', '--out', out]);
+    expect(again.code).toBe(1);
+    expect(readFileSync(out, 'utf8')).toBe(text);
+
+    const inside = await run(['templates', 'diff', dir, '--out', join(dir, 'plan.json')]);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toMatch(/the next run would read the plan as a template/);
+    expect(() => readFileSync(join(dir, 'plan.json'))).toThrow(/ENOENT/);
   });
 });
 

@@ -83,3 +83,6 @@ export function colourStopsBody(version: number) {
 
 /** colourStopsBody as a template file holds it (2-space indent). */
 export const colourStopsTemplate = (version: number) => JSON.stringify(colourStopsBody(version), null, 2) + '\n';
+
+/** The ESC and BEL characters in `text`: a terminal acts on them (a title, a cleared screen). */
+export const rawEscapes = (text: string) => [...text].filter((char) => char === '\u001b' || char === '\u0007');

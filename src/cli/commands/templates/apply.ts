@@ -1,6 +1,7 @@
 import type { Template } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { unreadableReason } from '../../input.js';
 import { canPrompt, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -12,8 +13,9 @@ const verb = (parent: Parent) =>
   parent
     .command('apply')
     .description('Make the service hold what a folder of template files holds: create, replace and (with --prune) delete')
-    .argument('<dir>', 'the folder of template files (*.json)')
+    .argument('[dir]', 'the folder of template files (*.json); with --plan, the plan names it')
     .option('--prune', "delete the service's templates that are in no file (asks first on a terminal)")
+    .option('--plan <file>', 'carry out the plan `templates diff --out` saved, and refuse it if anything changed since (exit 1)')
     .option('--dry-run', 'print the plan and stop')
     .option('-y, --yes', 'delete without asking (required for --prune deletions when not on a terminal)')
     .addHelpText(
@@ -23,8 +25,13 @@ Examples:
   $ reportctl templates apply templates/ --dry-run
   $ reportctl templates apply templates/
   $ reportctl templates apply templates/ --prune --yes --json   # { created, replaced, deleted, unchanged }
+  $ reportctl templates apply --plan plan.json --yes             # what \`diff --out plan.json\` saved
 
-Every file is read and checked first; if any is invalid nothing is written (exit 1). The plan
+Every file is read and checked first: each one that is not JSON or not a valid template is
+reported (with --json, stdout gets { ..., invalid: [{ file, valid, issues, reason? }] }), nothing
+is written, exit 1; a *.json entry that is not a readable file is exit 2. With --plan, a file
+or a template on the service that changed since the plan was saved is named and nothing is
+written (exit 1, error STALE_PLAN); otherwise exactly the saved changes are made. The plan
 (N to create, N to replace, N to delete, N unchanged) comes next, then each change as it is
 made, with its template's id: deletions first (they free room under the plan's template
 limit), then replacements, then creations, paced under the service's write limit. A template
@@ -38,7 +45,7 @@ export function registerTemplatesApply(
   parent: Parent,
   deps: CliDeps,
   wrap: Wrap,
-  runF: RunF<TemplatesApplyOptions, [dir: string]> = (options, dir) => runTemplatesApply(dir, options, deps),
+  runF: RunF<TemplatesApplyOptions, [dir: string | undefined]> = (options, dir) => runTemplatesApply(dir, options, deps),
 ): void {
   bindRun(verb(parent), wrap, runF);
 }
@@ -58,9 +65,16 @@ interface Applied {
   file: string | null;
 }
 
-export async function runTemplatesApply(dir: string, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
-  const [{ planFromFolder, planLines, planSummary }, { quoted }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
-  const { session, plan } = await planFromFolder(dir, options, deps);
+export async function runTemplatesApply(given: string | undefined, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
+  const [{ planFromFolder, planLines, planSummary }, { quoted, shown }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
+  const saved = options.plan === undefined ? undefined : { file: options.plan, plan: await readSavedPlan(options.plan, given, options.prune) };
+  const dir = saved?.plan.dir ?? given;
+  if (dir === undefined) throw new UsageError("missing required argument 'dir'", 'name the folder, or pass --plan PLAN.json (`templates diff DIR --out PLAN.json` saves one)');
+  const { session, plan } = await planFromFolder(dir, { ...options, prune: saved?.plan.prune ?? options.prune }, deps, {
+    invalidExit: ExitCode.failed,
+    invalidAnswer: (invalid) => ({ ...resultJson({ create: [], replace: [], delete: [] }, []), invalid }),
+    ...(saved ? { saved } : {}),
+  });
   // With --json, stdout carries the one JSON answer; what people read goes to stderr.
   const people = options.json ? deps.io.stderr : deps.io.stdout;
   const unchanged: Applied[] = plan.unchanged.map(({ name, id, file }) => ({ name, id, file }));
@@ -68,13 +82,17 @@ export async function runTemplatesApply(dir: string, options: TemplatesApplyOpti
     writeLine(deps.io.stdout, JSON.stringify(dryRunJson(plan)));
   } else {
     writeLine(people, `Plan: ${planSummary(plan)}.`);
-    for (const line of planLines(plan, options.prune === true)) writeLine(people, `  ${line}`);
+    for (const line of planLines(plan, saved?.plan.prune ?? options.prune === true)) writeLine(people, `  ${line}`);
   }
   if (plan.kept.length > 0) {
     const kept = plan.kept.length === 1 ? '1 template of the account is' : `${plan.kept.length} templates of the account are`;
     writeLine(deps.io.stderr, `${kept} in no file and kept (--prune deletes it)`);
   }
-  if (options.dryRun) return;
+  if (options.dryRun) {
+    // The plan's lines are those a real apply starts with: say plainly that this one stops.
+    writeLine(deps.io.stderr, 'dry run: nothing was changed on the service');
+    return;
+  }
   if (plan.delete.length > 0 && !options.yes) {
     const what = `${plan.delete.length === 1 ? 'template' : `${plan.delete.length} templates`} in no file (${plan.delete.map((change) => quoted(change.name)).join(', ')})`;
     if (!canPrompt(deps.io, deps.env, options.input === false)) {
@@ -114,19 +132,34 @@ export async function runTemplatesApply(dir: string, options: TemplatesApplyOpti
       session.progress.stop();
       const id = result?.id ?? change.id!;
       done[change.action].push({ name: change.name, id, file: change.file ?? null });
-      writeLine(people, `${past[change.action].padEnd(9)} ${quoted(change.name)} ${id}${change.file ? ` from ${change.file}` : ''}`);
+      writeLine(people, `${past[change.action].padEnd(9)} ${quoted(change.name)} ${id}${change.file ? ` from ${shown(change.file)}` : ''}`);
     }
   } catch (error) {
     session.progress.stop();
     const rest = changes.slice(at);
     if (options.json) writeLine(deps.io.stdout, JSON.stringify({ ...resultJson(done, unchanged), notDone: rest.map(({ action, name, id, file }) => ({ action, name, id: id ?? null, file: file ?? null })) }));
     writeLine(deps.io.stderr, `apply stopped at ${rest[0]!.action} ${quoted(rest[0]!.name)}: ${at} of ${changes.length} changes made (${doneSummary(done)})`);
-    for (const change of rest) writeLine(deps.io.stderr, `  not done: ${change.action} ${quoted(change.name)}${change.id ? ` ${change.id}` : ''}${change.file ? ` from ${change.file}` : ''}`);
+    for (const change of rest) writeLine(deps.io.stderr, `  not done: ${change.action} ${quoted(change.name)}${change.id ? ` ${change.id}` : ''}${change.file ? ` from ${shown(change.file)}` : ''}`);
     writeLine(deps.io.stderr, 'run the same apply again to carry out the rest');
     throw error;
   }
   if (options.json) writeLine(deps.io.stdout, JSON.stringify(resultJson(done, unchanged)));
   writeLine(deps.io.stderr, `applied: ${doneSummary(done)}, ${unchanged.length} unchanged`);
+}
+
+/** The plan file `--plan` names; a folder or --prune that disagrees with it is a usage error. */
+async function readSavedPlan(file: string, dir: string | undefined, prune: boolean | undefined) {
+  const [{ parseSavedPlan }, { shown }, { readFile }] = await Promise.all([import('./support/saved-plan.js'), import('./support/folder.js'), import('node:fs/promises')]);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--plan: cannot read ${shown(file)}: ${unreadableReason(error)}`);
+  }
+  const plan = await parseSavedPlan(text, `--plan: ${shown(file)}`);
+  if (dir !== undefined && dir !== plan.dir) throw new UsageError(`${shown(file)} is a plan for ${shown(plan.dir)}, not ${shown(dir)}`, 'leave DIR out: the plan names its folder');
+  if (prune !== undefined && prune !== plan.prune) throw new UsageError(`${shown(file)} is a plan made ${plan.prune ? 'with' : 'without'} --prune`, 'leave --prune out: the plan says whether it deletes');
+  return plan;
 }
 
 function doneSummary(done: Record<Action, Applied[]>): string {

@@ -1,4 +1,5 @@
 import type { CliDeps } from '../../context.js';
+import { dirname, resolve } from 'node:path';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeData, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
@@ -16,6 +17,7 @@ const verb = (parent: Parent) =>
     .option('--prune', "also show the service's templates that are in no file (apply --prune deletes them)")
     .addOption(choiceOption('--format <format>', 'text (the default) or markdown: the plan as a pull-request comment', ['text', 'markdown'] as const))
     .option('--previews <out>', 'also write before and after pictures (SVG) of the layouts that change, and an index.html, into OUT')
+    .option('--out <plan>', 'also save the plan to this file, for `templates apply --plan` (written with exit 0 or 1)')
     .addHelpText(
       'after',
       `
@@ -23,14 +25,16 @@ Examples:
   $ reportctl templates diff templates/
   $ reportctl templates diff templates/ --prune --json
   $ reportctl templates diff templates/ --format markdown --previews previews/ > plan.md
+  $ reportctl templates diff templates/ --prune --out plan.json   # then: templates apply --plan plan.json
 
 Each file is compared with the service's template of the same name, both normalised (the
 catalog's defaults filled in, keys in the contract's order): a unified diff per changed
 template, the files that would be created and, with --prune, the templates that would be
-deleted. Invalid files are reported as \`templates validate\` reports them.
+deleted. Every file that is not JSON or not a valid template is reported, as \`templates
+validate\` reports it, in one run; invalid files never count as differences.
 
-Exit status, as diff(1): 0 no differences, 1 differences (or invalid files), 2 usage errors,
-duplicate names or files that cannot be read.`,
+Exit status, as diff(1): 0 no differences, 1 differences, 2 usage errors, duplicate names, and
+any *.json entry that is not a readable file, not JSON or not a valid template.`,
     );
 export type TemplatesDiffOptions = OptionsOf<typeof verb>;
 
@@ -45,12 +49,19 @@ export function registerTemplatesDiff(
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (options.json && options.format === 'markdown') throw new UsageError('give --json or --format markdown, not both');
-  const [{ planFromFolder, planSummary }, { quoted }, { unifiedHunks }] = await Promise.all([
+  const [{ planFromFolder, planSummary }, { quoted, shown }, { unifiedHunks }, { stableJson }, { writeFileAtomically }] = await Promise.all([
     import('./support/plan.js'),
     import('./support/folder.js'),
     import('./support/unified-diff.js'),
+    import('./support/saved-plan.js'),
+    import('../../output-file.js'),
   ]);
-  const { session, plan } = await planFromFolder(dir, options, deps);
+  if (options.out !== undefined && options.out.endsWith('.json') && resolve(dirname(options.out)) === resolve(dir)) {
+    throw new UsageError(`--out ${shown(options.out)} is in ${shown(dir)}: the next run would read the plan as a template`, 'save the plan outside the folder');
+  }
+  // Invalid files are exit 2: a check on a pull request must not take them for changes (1).
+  const { session, plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
+  if (options.out !== undefined) await writeFileAtomically(options.out, stableJson(saved), '--out');
   const changes = changesOf(plan);
   if (options.previews !== undefined) {
     const { writePlanPreviews } = await import('./support/plan-previews.js');
@@ -72,18 +83,19 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
     for (const change of changes) {
       const [before, after, from, to] =
         change.action === 'replace'
-          ? [change.before, change.after, `service/${change.id} ${quoted(change.name)}`, change.file]
+          ? [change.before, change.after, `service/${change.id} ${quoted(change.name)}`, shown(change.file)]
           : change.action === 'create'
-            ? ['', change.text, '/dev/null', `${change.file} (new: ${quoted(change.name)})`]
+            ? ['', change.text, '/dev/null', `${shown(change.file)} (new: ${quoted(change.name)})`]
             : [change.text, '', `service/${change.id} ${quoted(change.name)}`, '/dev/null (in no file)'];
       writeLine(deps.io.stdout, style.bold(`--- ${from}`));
       writeLine(deps.io.stdout, style.bold(`+++ ${to}`));
       for (const line of unifiedHunks(before, after)) writeLine(deps.io.stdout, colourLine(jsonForTerminal(line), style));
     }
   }
-  writeLine(deps.io.stderr, `${dir}: ${planSummary(plan)}`);
+  writeLine(deps.io.stderr, `${shown(dir)}: ${planSummary(plan)}`);
+  if (options.out !== undefined) writeLine(deps.io.stderr, `plan saved to ${shown(options.out)}: \`reportctl templates apply --plan ${shown(options.out)}\` carries it out`);
   if (changes.length === 0) return ExitCode.ok;
-  throw new SilentFailure(ExitCode.failed, `the service's templates differ from ${dir}`, { code: 'DIFFERENCES' });
+  throw new SilentFailure(ExitCode.failed, `the service's templates differ from ${shown(dir)}`, { code: 'DIFFERENCES' });
 }
 
 /** Changes in file order, then the deletions: the order a reader walks the folder in. */

@@ -1,10 +1,13 @@
-import { validateTemplateBody, type Template, type TemplateBody } from '../../../../contract/index.js';
+import { validateTemplateBody, type Template, type TemplateBody, type TemplateValidation } from '../../../../contract/index.js';
 import { cachedCatalogs } from '../../../catalog-cache.js';
 import type { CliDeps, GlobalOptions } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
+import { UsageError, type ExitCodeValue } from '../../../errors.js';
+import { parseJson } from '../../../input.js';
+import { writeLine } from '../../../io.js';
 import type { Session } from '../../../session.js';
-import { filesByName, quoted, readTemplateFiles, serviceTemplatesByName, templateFileText } from './folder.js';
-import { invalidDocuments, printVerdicts } from './verdicts.js';
+import { filesByName, quoted, readFolder, serviceTemplatesByName, shown, templateFileText } from './folder.js';
+import type { SavedPlan } from './saved-plan.js';
+import { invalidDocuments, printVerdicts, verdictJson, type CheckedDocument, type VerdictJson } from './verdicts.js';
 
 /** A template in a change: its name, and its id and file where it has them. */
 export interface PlannedTemplate {
@@ -51,29 +54,62 @@ export interface PlanOptions extends GlobalOptions {
   prune?: boolean;
 }
 
+/** How a verb takes a folder with invalid files, and the plan a saved one must still match. */
+export interface PlanRules {
+  /** diff: 2 (its 1 means "differences"); apply: 1. */
+  invalidExit: ExitCodeValue;
+  /** With --json: what stdout gets for the invalid files (nothing when absent). */
+  invalidAnswer?: (invalid: VerdictJson[]) => unknown;
+  /** apply --plan: the plan file and what it holds; anything moved since is refused. */
+  saved?: { file: string; plan: SavedPlan };
+}
+
 /**
  * Reads every file of `dir`, checks each against the catalogs (cached), reads the account's
- * templates and compares them by name. Unreadable files and duplicate names are usage errors
- * (exit 2); invalid files are reported as `templates validate` reports them (exit 1). Nothing
- * is written on the way.
+ * templates and compares them by name. An entry that is not a readable file and duplicate
+ * names are usage errors (exit 2). Files that are not JSON or not valid templates are all
+ * reported in one run, as `templates validate` reports them, and the run stops with
+ * `rules.invalidExit`. Nothing is written on the way.
  */
-export async function planFromFolder(dir: string, options: PlanOptions, deps: CliDeps): Promise<{ session: Session; plan: TemplatePlan }> {
-  const files = await readTemplateFiles(dir);
-  if (files.length === 0) throw new UsageError(`no template files (*.json) in ${dir}`, `\`reportctl templates pull ${dir}\` writes the account's templates there`);
-  filesByName(files);
+export async function planFromFolder(dir: string, options: PlanOptions, deps: CliDeps, rules: PlanRules): Promise<{ session: Session; plan: TemplatePlan; saved: SavedPlan }> {
+  const [entries, { savedPlanOf, fileHashesOf, filesChanged, serviceChanged, stalePlan }] = await Promise.all([readFolder(dir), import('./saved-plan.js')]);
+  if (entries.length === 0) throw new UsageError(`no template files (*.json) in ${shown(dir)}`, `\`reportctl templates pull ${shown(dir)}\` writes the account's templates there`);
+  const texts = new Map(entries.map(({ file, text }) => [file, text]));
+  const prune = options.prune === true;
+  // A file that moved since the plan is refused before anything else is asked of the service.
+  const staleFiles = rules.saved ? filesChanged(rules.saved.plan, fileHashesOf(texts)) : [];
+  if (staleFiles.length > 0) throw stalePlan(rules.saved!.file, staleFiles);
+  const files = await Promise.all(entries.map(async ({ file, text }) => ({ file, text, parsed: await parseJson(text) })));
+  filesByName(files.map(({ file, parsed }) => ({ file, body: parsed.success ? parsed.value : undefined })));
   const session = await deps.api(options);
   session.progress.update('reading the catalogs');
   const catalogs = await cachedCatalogs(session, deps);
   session.progress.stop();
-  const checked = files.map(({ file, body }) => ({ label: file, body, validation: validateTemplateBody(body, catalogs) }));
-  const invalid = checked.filter((document) => !document.validation.success);
+  const checked: CheckedDocument[] = files.map(({ file, parsed }) =>
+    parsed.success ? { label: file, body: parsed.value, validation: validateTemplateBody(parsed.value, catalogs) } : { label: file, reason: parsed.reason },
+  );
+  const invalid = checked.filter((document) => !('validation' in document) || !document.validation.success);
   if (invalid.length > 0) {
-    await printVerdicts(invalid, catalogs, deps, { json: options.json, named: true });
-    throw invalidDocuments(invalid.length, files.length);
+    // With --json, stdout keeps its one documented answer; the verdicts are for people.
+    if (options.json) {
+      await printVerdicts(invalid, catalogs, deps, { named: true, stream: deps.io.stderr });
+      if (rules.invalidAnswer) writeLine(deps.io.stdout, JSON.stringify(rules.invalidAnswer(invalid.map(verdictJson))));
+    } else {
+      await printVerdicts(invalid, catalogs, deps, { named: true });
+    }
+    throw invalidDocuments(invalid.length, files.length, undefined, rules.invalidExit);
   }
   const templates = await serviceTemplatesByName(session, deps);
-  const valid = checked.map(({ label, validation }) => ({ file: label, body: (validation as { template: TemplateBody }).template }));
-  return { session, plan: planChanges(valid, templates, options.prune === true) };
+  const valid = checked.map((document) => ({ file: document.label, body: ((document as { validation: TemplateValidation }).validation as { template: TemplateBody }).template }));
+  const plan = planChanges(valid, templates, prune);
+  const saved = savedPlanOf(dir, prune, plan, texts, templates);
+  if (rules.saved) {
+    const moved = serviceChanged(rules.saved.plan, saved.service);
+    // The same files and templates make the same changes, unless the catalogs changed under them.
+    if (moved.length === 0 && JSON.stringify(rules.saved.plan.changes) !== JSON.stringify(saved.changes)) moved.push("the changes differ from the plan's (the catalogs changed)");
+    if (moved.length > 0) throw stalePlan(rules.saved.file, moved);
+  }
+  return { session, plan, saved };
 }
 
 /** The changes from what the service holds to what the files hold, each list by file (deletions by name). */
@@ -114,11 +150,11 @@ export function planSummary(plan: TemplatePlan): string {
 export function planLines(plan: TemplatePlan, prune: boolean): string[] {
   const lines: string[] = [];
   for (const change of plan.delete) lines.push(`delete   ${quoted(change.name)} ${change.id} (in no file)`);
-  for (const change of plan.replace) lines.push(`replace  ${quoted(change.name)} ${change.id} from ${change.file}`);
+  for (const change of plan.replace) lines.push(`replace  ${quoted(change.name)} ${change.id} from ${shown(change.file)}`);
   for (const change of plan.create) {
     const renamed = change.renameOf;
     const note = !renamed ? '' : prune ? ` (a rename of ${quoted(renamed.name)}, deleted above)` : ` (a rename of ${quoted(renamed.name)}? it is kept: --prune deletes it)`;
-    lines.push(`create   ${quoted(change.name)} from ${change.file}${note}`);
+    lines.push(`create   ${quoted(change.name)} from ${shown(change.file)}${note}`);
   }
   return lines;
 }

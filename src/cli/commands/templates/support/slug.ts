@@ -11,8 +11,13 @@ export function slugOf(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, MAX_SLUG)
     .replace(/-+$/, '');
-  return slug === '' ? 'template' : slug;
+  if (slug === '') return 'template';
+  // Windows refuses these as file names, whatever the extension: a checkout there would break.
+  return WINDOWS_DEVICE.test(slug) ? `${slug}-template` : slug;
 }
+
+/** Windows' reserved device names (a slug has no dot, so the name is the whole slug). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])$/;
 
 /**
  * A file name for `name` that is not in `taken` (compared without case, as macOS and Windows

@@ -1,6 +1,7 @@
 import type { Catalogs, TemplateValidation } from '../../../../contract/index.js';
 import type { CliDeps } from '../../../context.js';
-import { ExitCode, SilentFailure } from '../../../errors.js';
+import type { Writable } from 'node:stream';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../../errors.js';
 import { issueLines } from '../../../explain.js';
 import { writeLine } from '../../../io.js';
 import { escapeControls } from '../../../sanitize.js';
@@ -21,8 +22,9 @@ export async function printVerdicts(
   documents: readonly CheckedDocument[],
   catalogs: Catalogs | undefined,
   deps: CliDeps,
-  options: { json?: boolean | undefined; named: boolean },
+  options: { json?: boolean | undefined; named: boolean; stream?: Writable },
 ): Promise<number> {
+  const out = options.stream ?? deps.io.stdout;
   let invalid = 0;
   for (const document of documents) {
     const { label } = document;
@@ -31,20 +33,32 @@ export async function printVerdicts(
     const valid = validation?.success === true;
     if (!valid) invalid += 1;
     if (options.json) {
-      writeLine(deps.io.stdout, JSON.stringify({ file: label, valid, issues, ...('reason' in document ? { reason: document.reason } : {}) }));
+      writeLine(out, JSON.stringify(verdictJson(document)));
       continue;
     }
     const verdict = valid ? 'valid' : `invalid: ${'reason' in document ? document.reason : issues.length === 1 ? '1 issue' : `${issues.length} issues`}`;
-    writeLine(deps.io.stdout, escapeControls(options.named ? `${label}: ${verdict}` : verdict));
+    writeLine(out, escapeControls(options.named ? `${label}: ${verdict}` : verdict));
     if (!('body' in document)) continue;
-    for (const line of issueLines(issues)) writeLine(deps.io.stdout, line);
-    for (const hint of await explainTemplateIssues(issues, document.body, async () => catalogs!)) writeLine(deps.io.stdout, `hint: ${hint}`);
+    for (const line of issueLines(issues)) writeLine(out, line);
+    for (const hint of await explainTemplateIssues(issues, document.body, async () => catalogs!)) writeLine(out, `hint: ${hint}`);
   }
   return invalid;
 }
 
-/** The failure after the verdicts were printed: exit 1, and for --json the reason. */
-export function invalidDocuments(invalid: number, total: number, only?: string): SilentFailure {
+/** A document's verdict as `templates validate --json` prints it. */
+export function verdictJson(document: CheckedDocument) {
+  const validation = 'validation' in document ? document.validation : undefined;
+  return {
+    file: document.label,
+    valid: validation?.success === true,
+    issues: validation?.success === false ? validation.issues : [],
+    ...('reason' in document ? { reason: document.reason } : {}),
+  };
+}
+export type VerdictJson = ReturnType<typeof verdictJson>;
+
+/** The failure after the verdicts were printed: exit 1 unless said, and for --json the reason. */
+export function invalidDocuments(invalid: number, total: number, only?: string, exitCode: ExitCodeValue = ExitCode.failed): SilentFailure {
   const message = total === 1 && only !== undefined ? `${only} is not a valid template` : `${invalid} of ${total} documents are not valid templates`;
-  return new SilentFailure(ExitCode.failed, message, { code: 'VALIDATION_FAILED' });
+  return new SilentFailure(exitCode, message, { code: 'VALIDATION_FAILED' });
 }
