@@ -3,7 +3,7 @@
 _reportctl_subcommands() {
   case "$1" in
     '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve parity admin completion doctor help' ;;
-    'templates') echo 'list get presets create replace edit delete validate preview pull diff apply' ;;
+    'templates') echo 'list get presets create replace edit delete validate schema preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
     'queue-runs') echo 'list get watch' ;;
@@ -50,6 +50,7 @@ _reportctl_verb() {
     'templates|delete') echo 'delete' ;;
     'templates|rm') echo 'delete' ;;
     'templates|validate') echo 'validate' ;;
+    'templates|schema') echo 'schema' ;;
     'templates|preview') echo 'preview' ;;
     'templates|pull') echo 'pull' ;;
     'templates|diff') echo 'diff' ;;
@@ -117,6 +118,7 @@ _reportctl_flags() {
     'templates edit') echo '--help' ;;
     'templates delete') echo '--yes --help' ;;
     'templates validate') echo '--file --offline --help' ;;
+    'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
     'templates pull') echo '--force --help' ;;
     'templates diff') echo '--prune --format --previews --out --help' ;;

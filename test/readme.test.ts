@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv, spawnCli, type SpawnedCli } from './helpers/cli.js';
+import { cleanEnv, reportctlBinDir, runCli, spawnCli, type SpawnedCli } from './helpers/cli.js';
+import { testWith } from './helpers/programs.js';
 import { tempDir } from './helpers/server.js';
 
 /** The ```sh blocks of one README section, in order. */
@@ -13,6 +14,12 @@ function shellBlocks(section: string): string[] {
   const end = readme.indexOf('\n## ', start + 1);
   const text = readme.slice(start, end === -1 ? undefined : end);
   return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+/** Every ```sh block of the README, with the line it starts on. */
+function allShellBlocks(): Array<{ line: number; script: string }> {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => ({ line: readme.slice(0, match.index).split('\n').length + 1, script: match[1]! }));
 }
 
 /** Runs README lines in bash, `reportctl` on PATH being the built CLI, stopping at the first failure. */
@@ -31,9 +38,7 @@ let url: string;
 let ownerKey: string;
 
 beforeAll(async () => {
-  binDir = tempDir('reportctl-bin-');
-  writeFileSync(join(binDir, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(binDir, 'reportctl'), 0o755);
+  binDir = reportctlBinDir();
   // The tour's own serve line, made quick for a test: a free port and fast simulated steps.
   const [serveBlock] = shellBlocks('A quick tour');
   const serveArgs = serveBlock!.trim().split(/\s+/).slice(1);
@@ -145,5 +150,36 @@ ${block!
       expect(broken.status).toBe(1);
       expect(broken.stderr).toContain('fixtures.json is damaged');
     });
+  });
+});
+
+describe('README shell', () => {
+  testWith('shellcheck', 'every sh block passes shellcheck (as bash), with no warning', () => {
+    const blocks = allShellBlocks();
+    expect(blocks.length).toBeGreaterThan(10);
+    const findings = blocks.flatMap(({ line, script }) => {
+      const checked = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', '-'], { input: script, encoding: 'utf8' });
+      return checked.stdout.split('\n').filter(Boolean).map((finding) => `README block at line ${line}: ${finding}`);
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('the completion lines work in a fresh home: bash loads its script, the fish and zsh folders are made', () => {
+    const block = allShellBlocks().find(({ script }) => script.includes('reportctl completion fish'))!.script;
+    const home = tempDir();
+    const result = runScript(`${block}\ncomplete -p reportctl`, home, { HOME: home });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^complete .*reportctl$/m);
+    expect(readFileSync(join(home, '.config/fish/completions/reportctl.fish'), 'utf8')).toContain('complete -c reportctl');
+    expect(readFileSync(join(home, '.zfunc/_reportctl'), 'utf8')).toMatch(/^#compdef reportctl/);
+  });
+
+  it('--exec runs its command with /bin/sh, as the README and serve --help say', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toMatch(/`serve --exec COMMAND` starts the service on a free port, runs the command with `\/bin\/sh`/);
+    expect((await runCli(['serve', '--help'])).stdout).toMatch(/--exec <command> +run this command with \/bin\/sh/);
+    const ran = await runCli(['serve', '--db', ':memory:', '--no-access-log', '--exec', 'echo "$0"']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toBe('/bin/sh\n');
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { analysisTypeSchema, hexColorSchema, reportCategorySchema } from './common.js';
+import { describedFields } from './json-schema.js';
 import { expressedAs } from './refinement-keywords.js';
 import { layoutElementTypes, paperSizes } from './vocabulary.js';
 
@@ -73,22 +74,31 @@ export function documentPartSchemas(mode: Strictness) {
   );
   // Element properties other than its box are kept as sent, in both modes; a server accepts
   // only small scalar ones (a client reads whatever a service sends).
-  const layoutElement = expressedAs(
-    z
-      .object({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
-      .catchall(mode === 'strict' ? freeFormPropertySchema : z.unknown())
-      .superRefine((element, ctx) => {
-        // An issue names only a field that is wrong itself: the box is checked only when both of
-        // its numbers are valid, and then the size is named (the position says where it starts;
-        // the size is what runs past the edge). A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002.
-        if (inUnit(element.x) && inUnit(element.width) && element.x + element.width > 1 + 1e-9) {
-          ctx.addIssue({ code: 'custom', path: ['width'], message: 'x + width must not exceed 1' });
-        }
-        if (inUnit(element.y) && inUnit(element.height) && element.y + element.height > 1 + 1e-9) {
-          ctx.addIssue({ code: 'custom', path: ['height'], message: 'y + height must not exceed 1' });
-        }
-      }),
-    { elementFitsPage: true },
+  const layoutElement = describedFields(
+    expressedAs(
+      z
+        .object({ type: z.enum(layoutElementTypes), x: unit, y: unit, width: unit, height: unit })
+        .catchall(mode === 'strict' ? freeFormPropertySchema : z.unknown())
+        .superRefine((element, ctx) => {
+          // An issue names only a field that is wrong itself: the box is checked only when both of
+          // its numbers are valid, and then the size is named (the position says where it starts;
+          // the size is what runs past the edge). A tiny tolerance: 0.1 + 0.9 is 1.0000000000000002.
+          if (inUnit(element.x) && inUnit(element.width) && element.x + element.width > 1 + 1e-9) {
+            ctx.addIssue({ code: 'custom', path: ['width'], message: 'x + width must not exceed 1' });
+          }
+          if (inUnit(element.y) && inUnit(element.height) && element.y + element.height > 1 + 1e-9) {
+            ctx.addIssue({ code: 'custom', path: ['height'], message: 'y + height must not exceed 1' });
+          }
+        }),
+      { elementFitsPage: true },
+    ),
+    {
+      type: 'What the element draws',
+      x: 'Left edge, as a fraction (0 to 1) of the printable width',
+      y: 'Top edge, as a fraction (0 to 1) of the printable height',
+      width: 'Width, as a fraction of the printable width; x + width is at most 1',
+      height: 'Height, as a fraction of the printable height; y + height is at most 1',
+    },
   );
   const elements = z.array(layoutElement);
   const layout = object({

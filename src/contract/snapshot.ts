@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reportTypesCatalogSchema, statisticsCatalogSchema, vegetationIndexDefaultsSchema } from './catalogs.js';
 import { timestampSchema } from './common.js';
+import { jsonSchemaOf } from './json-schema.js';
 import { analysisSchema, presetSchema, queueRunSchema, queueRunStepSchema, queueSchema } from './resources.js';
 import { templateSchema } from './template.js';
 
@@ -78,5 +79,5 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 
 /** The format's JSON Schema (`reportctl admin export --schema`). */
 export function snapshotJsonSchema(): unknown {
-  return z.toJSONSchema(snapshotSchema, { io: 'input', unrepresentable: 'any' });
+  return jsonSchemaOf(snapshotSchema, 'input');
 }

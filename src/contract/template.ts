@@ -11,6 +11,7 @@ import {
 } from './catalogs.js';
 import { analysisTypeSchema, reportCategorySchema, timestampSchema } from './common.js';
 import { toValidationIssues, type ValidationIssue } from './errors.js';
+import { describedFields, jsonSchemaOf } from './json-schema.js';
 import { expressedAs } from './refinement-keywords.js';
 import { serverOwnedTemplateFields, withoutServerOwned } from './vocabulary.js';
 
@@ -79,17 +80,49 @@ function templateFields(mode: Strictness) {
 }
 
 
+/** What each field means: shown by editors (`templates schema`) and in the OpenAPI document. */
+const templateFieldDescriptions = {
+  name: "The template's name, unique in the account; `templates pull` names its file after it",
+  analysisType: 'The analysis the report is made from',
+  reportType: "A report-type catalog entry's key for this analysisType (`reportctl catalogs report-types`)",
+  reportTypeId: "The same catalog entry's id",
+  reportCategory: "The same catalog entry's reportCategory",
+  selectedStatistics: "Statistics to show, each from the analysisType's catalog (`reportctl catalogs statistics`)",
+  layouts: "The page's elements per orientation; the catalog's default layouts when left out",
+  paperSize: 'Paper size; the catalog default (letter) when left out',
+  mapResolution: 'Map resolution in dots per inch, a JSON number; the catalog default (150) when left out',
+  margins: 'Page margins in centimetres (top, right, bottom, left); the catalog default when left out',
+  saviL: 'The soil factor L of SAVI, from 0 to 1; needed when the formula uses L',
+  indexName: 'The vegetation index (NDVI, SAVI, Custom_Index …); only with reportCategory vegetation_index',
+  formula: 'The Custom_Index formula, as `reportctl formula check` reads it; only with indexName Custom_Index',
+  colorScale: "The index map's colour stops, their values ascending; the catalog's scale for indexName when left out",
+} as const;
+
 /** What POST and PUT accept: unknown top-level fields are errors. */
-export const templateBodySchema = z
-  .strictObject({
-    ...templateFields('strict'),
-    id: z.unknown().optional(),
-    userId: z.unknown().optional(),
-    createdAt: z.unknown().optional(),
-    updatedAt: z.unknown().optional(),
-  })
-  .meta(vegetationIndexRules);
+export const templateBodySchema = describedFields(
+  z
+    .strictObject({
+      ...templateFields('strict'),
+      id: z.unknown().optional(),
+      userId: z.unknown().optional(),
+      createdAt: z.unknown().optional(),
+      updatedAt: z.unknown().optional(),
+    })
+    .meta(vegetationIndexRules),
+  templateFieldDescriptions,
+);
 export type TemplateBodyInput = z.input<typeof templateBodySchema>;
+
+/**
+ * The JSON Schema of a template file (`reportctl templates schema`): the POST body without the
+ * server-owned fields, for an editor to check and complete. What the service's catalogs
+ * decide (reportType, statistics, index names) is text, described.
+ */
+export function templateFileJsonSchema(): Record<string, unknown> {
+  const file = templateBodySchema.omit({ id: true, userId: true, createdAt: true, updatedAt: true }).meta(vegetationIndexRules);
+  const { $schema, ...rest } = jsonSchemaOf(describedFields(file, templateFieldDescriptions), 'input');
+  return { $schema, title: 'reportctl template file', description: 'One report template, as POST /api/v2/templates takes it', ...rest };
+}
 export type TemplateBody = Omit<z.infer<typeof templateBodySchema>, (typeof serverOwnedTemplateFields)[number]>;
 
 const storedTemplateShape = {

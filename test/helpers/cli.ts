@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -115,3 +115,10 @@ export function spawnCli(args: string[], options: CliRunOptions = {}): Promise<S
 
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[[0-9;]*m/;
+
+/** A folder holding `reportctl`, a script that runs the built CLI: put it first on PATH to run README lines or hooks as written. */
+export function reportctlBinDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'reportctl-bin-'));
+  writeFileSync(join(dir, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  return dir;
+}

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { jsonSchemaOf } from '../../contract/json-schema.js';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
 import { ANSWER_DEADLINE_MS, ANSWER_STALL_MS, MAX_ACCOUNT_ANSWER_BYTES, MAX_ANSWER_BYTES } from '../in-flight.js';
 import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
@@ -11,8 +12,7 @@ export const OPENAPI_VERSION = '3.1.0';
 
 /** Requests as a client writes them (query strings before coercion); answers as the service sends them. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  // Refinements are not expressible; the contract states what is (uniqueItems, enums, formats) as metadata.
-  const { $schema: _dialect, ...described } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...described } = jsonSchemaOf(schema, io);
   return described;
 }
 

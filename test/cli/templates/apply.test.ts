@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/cli/context.js';
 import { registerTemplatesApply } from '../../../src/cli/commands/templates/apply.js';
 import { generalBody } from '../../contract/fixtures.js';
-import { ANSI, BIN, cleanEnv, runCli } from '../../helpers/cli.js';
+import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inProcessServiceForSuite, mockAgent, runInProcess, scriptedPrompter, startInProcessService } from '../../helpers/in-process.js';
 import { api, tempDir } from '../../helpers/server.js';
@@ -26,7 +25,7 @@ describe('templates apply flags', () => {
 });
 
 // A folder of template files applied to the service, in process against serve's app; the built
-// binary where the process is the point (pipes, the README's CI job).
+// binary where the process is the point (pipes). The README's CI job: test/readme-workflow.test.ts.
 const suite = inProcessServiceForSuite();
 const account = (options: { templateLimit?: number } = {}) => accountOn(suite.server, options);
 
@@ -460,33 +459,3 @@ describe('through the built binary', { timeout: 60_000 }, () => {
   });
 });
 
-describe('README, "Templates in git"', () => {
-  // Some ten processes in a row (serve, the CLI, admin): seconds alone, far more on a loaded machine.
-  it('the CI job shows the diff on a pull request and applies on main, against a background serve', { timeout: 120_000 }, async () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Templates in git\n'), readme.indexOf('\n## ', readme.indexOf('\n## Templates in git\n') + 1));
-    const [job] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
-    expect(job).toMatch(/templates diff templates\/ --prune/);
-    // The fixture of the README's CI recipe: one account, exported.
-    const dir = tempDir();
-    const db = join(dir, 'fixture.db');
-    const account = await runCli(['admin', 'accounts', 'create', '--db', db, '--name', 'ci', '--json']);
-    expect(account.code, account.stderr).toBe(0);
-    writeFileSync(join(dir, 'ci-account.json'), account.stdout);
-    expect((await runCli(['admin', 'export', '--db', db, '--file', join(dir, 'fixtures.json')])).code).toBe(0);
-    mkdirSync(join(dir, 'templates'));
-    writeJson(join(dir, 'templates', 'from-git.json'), generalBody({ name: 'From git' }));
-    const bin = tempDir('reportctl-bin-');
-    writeFileSync(join(bin, 'reportctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(bin, 'reportctl'), 0o755);
-    const runJob = (event: string) =>
-      spawnSync('sh', ['-c', job!], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: cleanEnv({ CI_EVENT: event, PATH: `${bin}:${process.env.PATH}` }) });
-
-    const review = runJob('pull_request');
-    expect(review.status, review.stderr).toBe(0);
-    expect(review.stdout).toContain('+++ templates/from-git.json (new: "From git")');
-    const main = runJob('push');
-    expect(main.status, main.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'applied.json'), 'utf8'))).toMatchObject({ created: [{ name: 'From git', file: 'templates/from-git.json' }] });
-  });
-});

@@ -27,7 +27,7 @@ const verb = (program: Root) =>
     .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM, or after --exec), atomically')
     .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', repeatable, [])
     .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
-    .option('--exec <command>', 'run this shell command against the service (a free port unless --port), then stop; exit with its status')
+    .option('--exec <command>', 'run this command with /bin/sh against the service (a free port unless --port), then stop; exit with its status')
     .addHelpText(
       'after',
       `
@@ -43,8 +43,8 @@ Examples:
 
 The first line on stdout is "reportctl serve listening on http://HOST:PORT" (with --json, one
 JSON object { url, db, keys?, dashboard? }). SIGINT or SIGTERM finish the requests in flight and stop.
-With --exec, the service starts (on a free port unless --port), the command runs through the
-shell with REPORTCTL_BASE_URL set (with --demo also REPORTCTL_API_KEY, the owner key), and when
+With --exec, the service starts (on a free port unless --port), the command runs with /bin/sh
+(POSIX sh, not bash: wrap bash syntax in bash -c) with REPORTCTL_BASE_URL set (with --demo also REPORTCTL_API_KEY, the owner key), and when
 it ends the service stops (--export-on-exit is written) and serve exits with the command's
 status (128+N after signal N). stdout is the command's; nothing of serve's goes there. A
 service that cannot start exits 1 and the command never runs. SIGINT or SIGTERM is passed on

@@ -12,6 +12,7 @@ import { registerTemplatesPresets } from './presets.js';
 import { registerTemplatesPull } from './pull.js';
 import { registerTemplatesPreview } from './preview.js';
 import { registerTemplatesReplace } from './replace.js';
+import { registerTemplatesSchema } from './schema.js';
 import { registerTemplatesValidate } from './validate.js';
 
 export function registerTemplatesCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
@@ -24,6 +25,7 @@ export function registerTemplatesCommands(program: Root, deps: CliDeps, wrap: Wr
   registerTemplatesEdit(templates, deps, wrap);
   registerTemplatesDelete(templates, deps, wrap);
   registerTemplatesValidate(templates, deps, wrap);
+  registerTemplatesSchema(templates, deps, wrap);
   registerTemplatesPreview(templates, deps, wrap);
   registerTemplatesPull(templates, deps, wrap);
   registerTemplatesDiff(templates, deps, wrap);

@@ -1,0 +1,79 @@
+// The hooks of .pre-commit-hooks.yaml, run by Debian's pre-commit as a team's repository would
+// run them (`pre-commit try-repo`), with the built reportctl on PATH and no service anywhere.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { generalBody } from './contract/fixtures.js';
+import { cleanEnv, reportctlBinDir } from './helpers/cli.js';
+import { testWith } from './helpers/programs.js';
+import { tempDir } from './helpers/server.js';
+
+const gitIdentity = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000, env: cleanEnv({ ...gitIdentity, ...env }) });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** A git repository of its own holding only this checkout's hook definitions, committed. */
+function hooksRepository(): string {
+  const dir = tempDir('reportctl-hooks-');
+  copyFileSync(new URL('../.pre-commit-hooks.yaml', import.meta.url), join(dir, '.pre-commit-hooks.yaml'));
+  for (const args of [['init', '-q'], ['add', '.'], ['commit', '-q', '-m', 'hooks']]) expect(run('git', args, dir).status).toBe(0);
+  return dir;
+}
+
+/** A team's repository with `files` written and staged, and how to run one hook on some of them. */
+function project(files: Record<string, string>) {
+  const dir = tempDir('reportctl-project-');
+  expect(run('git', ['init', '-q'], dir).status).toBe(0);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  expect(run('git', ['add', '.'], dir).status).toBe(0);
+  const hooks = hooksRepository();
+  const env = { PATH: `${reportctlBinDir()}:${process.env.PATH}`, PRE_COMMIT_HOME: tempDir('reportctl-pre-commit-home-'), REPORTCTL_BASE_URL: 'http://127.0.0.1:9' };
+  return (hook: string, paths: string[]) => run('pre-commit', ['try-repo', hooks, hook, '--files', ...paths], dir, env);
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+describe('.pre-commit-hooks.yaml', () => {
+  testWith('pre-commit', 'the templates hook passes a good file, fails a bad one offline, and reads only templates/*.json', () => {
+    const hook = project({
+      'templates/good.json': json(generalBody({ name: 'Good' })),
+      'templates/bad.json': json(generalBody({ name: 'Bad', analysisType: 'countng' })),
+      'templates/drafts/unfinished.json': '{',
+      'package.json': '{',
+    });
+    const good = hook('reportctl-templates-validate', ['templates/good.json', 'templates/drafts/unfinished.json', 'package.json']);
+    expect(good.status, good.output).toBe(0);
+    expect(good.output).toMatch(/reportctl templates validate\.+Passed/);
+
+    const bad = hook('reportctl-templates-validate', ['templates/good.json', 'templates/bad.json']);
+    expect(bad.status, bad.output).toBe(1);
+    expect(bad.output).toMatch(/reportctl templates validate\.+Failed/);
+    expect(bad.output).toContain('templates/bad.json: invalid');
+    expect(bad.output).toMatch(/analysisType/);
+    expect(bad.output).not.toMatch(/templates\/good\.json: invalid/);
+  }, 180_000);
+
+  testWith('pre-commit', 'the formulas hook checks every formula file given, skipping comments', () => {
+    const hook = project({
+      'formulas/indices.txt': '# vigour\n(NIR - R) / (NIR + R + eps)\n',
+      'formulas/broken.txt': '# typo below\nnir / (R + eps)\n',
+      'notes.txt': 'nir / R\n',
+    });
+    const good = hook('reportctl-formula-check', ['formulas/indices.txt', 'notes.txt']);
+    expect(good.status, good.output).toBe(0);
+    expect(good.output).toMatch(/reportctl formula check\.+Passed/);
+
+    const bad = hook('reportctl-formula-check', ['formulas/indices.txt', 'formulas/broken.txt']);
+    expect(bad.status, bad.output).toBe(1);
+    expect(bad.output).toMatch(/reportctl formula check\.+Failed/);
+    // Each file's verdicts under its name: the error is the second file's.
+    expect(bad.output).toMatch(/formulas\/indices\.txt:\nline 2: valid[^]*formulas\/broken\.txt:\nline 2: invalid[^]*did you mean `NIR`/);
+  }, 180_000);
+});
