@@ -120,7 +120,7 @@ describe('templates diff', () => {
 
     const missing = await run(['templates', 'diff', join(dir, 'nowhere')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read the folder .*nowhere: ENOENT/);
+    expect(missing.stderr).toMatch(/cannot read the folder .*nowhere: no such file\n/);
   });
 });
 
