@@ -18,6 +18,7 @@ import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } fro
 import { explainError, failureJson } from './explain.js';
 import { writeLine } from './io.js';
 import { withGlobalOptions, type Root } from './verb.js';
+import { refuseEmptyArguments } from './resolve.js';
 
 /** Registers a top-level command (and its subcommands) on the program. */
 export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
@@ -100,6 +101,8 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
       report(code ?? ExitCode.ok);
     };
 
+  // Before any verb runs: one check of every command's arguments.
+  program.hook('preAction', (_program, verb) => refuseEmptyArguments(verb));
   if (only) {
     only(program, deps, wrap);
   } else {
