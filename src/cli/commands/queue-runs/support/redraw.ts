@@ -22,7 +22,8 @@ export function inPlace(io: IOStreams) {
       // Each row is cleared as it is drawn, and only what is left below the frame at the end:
       // a clear from the top-left corner is a clear of the whole screen, which tmux (and some
       // terminals) first copy into the scrollback.
-      out.write((up > 0 ? `\u001b[${up}A\r` : '') + lines.map((line) => `\u001b[2K${line}\n`).join('') + '\u001b[J');
+      // The first frame has nothing under it to clear.
+      out.write(up > 0 ? `\u001b[${up}A\r${lines.map((line) => `\u001b[2K${line}\n`).join('')}\u001b[J` : lines.map((line) => `${line}\n`).join(''));
       drawn = lines.map((line) => line.replace(SGR, '').length);
     },
   };
