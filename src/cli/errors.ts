@@ -102,3 +102,65 @@ export class SilentFailure extends CliError {
     this.name = 'SilentFailure';
   }
 }
+
+/** What the file system's error codes mean, in words (`no such file`, not `ENOENT`). */
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory, not a file',
+  ENOTDIR: 'not a directory (or a part of the path is not one)',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'over the disk quota',
+  EEXIST: 'it already exists',
+  ENAMETOOLONG: 'the name is too long',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  EBUSY: 'it is busy',
+  ENXIO: 'no such device',
+};
+
+/** A file system failure's code in words; undefined for a code that is not one of them. */
+export function fileProblem(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : FILE_PROBLEMS[code];
+}
+
+/** The file system failure an error is, or was caused by (a driver's error wraps Node's). */
+export function fileErrorIn(error: unknown): (NodeJS.ErrnoException & { code: string }) | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (fileProblem(code) !== undefined) return cause as NodeJS.ErrnoException & { code: string };
+  }
+  return undefined;
+}
+
+/** Node's words for a failure (`ENOENT: no such file or directory, open '/x'`), or a bare code after a colon. */
+const NODE_FILE_ERROR = /\b(E[A-Z]+): [^,]*, [a-z]+(?: '[^']*')+|(?<=: )(E[A-Z]+)\b/g;
+
+/** A message with the file system's codes said in words; other text stays as it is. */
+export function fileCodesInWords(message: string): string {
+  return message.replace(NODE_FILE_ERROR, (whole, long?: string, bare?: string) => fileProblem(long ?? bare) ?? whole);
+}
+
+/**
+ * A file that could not be read or written, naming the flag it was given with:
+ * `cannot read nope.txt (--file): no such file`. Exit 2 for a file the user named.
+ */
+export class FileError extends CliError {
+  constructor(
+    readonly path: string,
+    cause: NodeJS.ErrnoException,
+    options: { flag?: string; action?: 'read' | 'write' | 'open'; exitCode?: ExitCodeValue } = {},
+  ) {
+    const named = options.flag ? `${path} (${options.flag})` : path;
+    super(`cannot ${options.action ?? 'read'} ${named}: ${fileProblem(cause.code) ?? cause.message}`, options.exitCode ?? ExitCode.usage);
+    this.name = 'FileError';
+  }
+}
+
+/** `error` as a FileError when the file system refused `path`, else unchanged. */
+export function asFileError(error: unknown, path: string, options: ConstructorParameters<typeof FileError>[2] = {}): unknown {
+  const cause = fileErrorIn(error);
+  return cause ? new FileError(path, cause, options) : error;
+}

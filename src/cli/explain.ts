@@ -1,6 +1,6 @@
 import { ApiResponseError, ListOverrunError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
 import type { ValidationIssue } from '../contract/errors.js';
-import { CliError, cliErrorCode, CommandFailed, ExitCode, SilentFailure, type ExitCodeValue } from './errors.js';
+import { CliError, cliErrorCode, CommandFailed, ExitCode, fileCodesInWords, fileErrorIn, FileError, SilentFailure, type ExitCodeValue } from './errors.js';
 import { escapeControls } from './sanitize.js';
 
 /**
@@ -34,7 +34,8 @@ export function explainError(error: unknown): Failure {
 
 function describe(error: unknown): Failure {
   if (error instanceof CliError) {
-    const { code, status, issues = [], message = error.message } = error.details;
+    // Messages that carry a file system's code (`cannot read the folder x: ENOENT`) say it in words.
+    const { code, status, issues = [], message = fileCodesInWords(error.message) } = error.details;
     const hints = [...(error.hint ? [error.hint] : []), ...(error.details.hints ?? [])];
     return {
       error: code ?? cliErrorCode[error.exitCode],
@@ -44,7 +45,7 @@ function describe(error: unknown): Failure {
       exitCode: error instanceof CommandFailed ? error.status : error.exitCode,
       hints,
       // A silent failure was already told to people; only scripts hear of it here.
-      lines: error instanceof SilentFailure ? [] : [`reportctl: ${error.message}`, ...issueLines(issues), ...hints.map((hint) => `hint: ${hint}`)],
+      lines: error instanceof SilentFailure ? [] : [`reportctl: ${fileCodesInWords(error.message)}`, ...issueLines(issues), ...hints.map((hint) => `hint: ${hint}`)],
     };
   }
   if (error instanceof RateLimitedError) {
@@ -78,9 +79,17 @@ function describe(error: unknown): Failure {
   if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
     return failure(cliErrorCode[ExitCode.interrupted], 'cancelled', ExitCode.interrupted);
   }
+  const fileError = fileErrorIn(error);
+  if (fileError?.path !== undefined) {
+    const action = READING_CALLS.has(fileError.syscall ?? '') ? 'read' : 'write';
+    return describe(new FileError(fileError.path, fileError, { action, exitCode: ExitCode.failed }));
+  }
   const message = error instanceof Error ? error.message : String(error);
-  return failure('INTERNAL_ERROR', `unexpected error: ${message}`, ExitCode.failed);
+  return failure('INTERNAL_ERROR', `unexpected error: ${fileCodesInWords(message)}`, ExitCode.failed);
 }
+
+/** System calls that read; a file system failure of any other call was a write. */
+const READING_CALLS = new Set(['open', 'read', 'readdir', 'scandir', 'stat', 'lstat', 'access', 'readlink', 'opendir']);
 
 /** The one JSON line a `--json` failure prints on stderr. */
 export function failureJson(failure: Failure): string {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ParseError } from 'jsonc-parser';
 import type { CliDeps } from './context.js';
-import { UsageError } from './errors.js';
+import { asFileError, fileErrorIn, fileProblem, UsageError } from './errors.js';
 import { readAll } from './io.js';
 
 /** A JSON document from a file (or stdin for `-`), with errors that name the flag. */
@@ -10,7 +10,7 @@ export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'
   try {
     text = await readText(path, deps);
   } catch (error) {
-    throw new UsageError(`${flag}: cannot read ${path}: ${unreadableReason(error)}`);
+    throw asFileError(error, path, { flag });
   }
   return parseJsonText(text, `${flag}: ${path === '-' ? 'stdin' : path}`);
 }
@@ -24,19 +24,7 @@ export async function readText(path: string, deps: CliDeps): Promise<string> {
 
 /** Why a file could not be read, in words (`no such file`, not `ENOENT`). */
 export function unreadableReason(error: unknown): string {
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'it is a directory, not a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
+  return fileProblem(fileErrorIn(error)?.code) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** A JSON document, or a usage error that says where it breaks (see `parseJson`). */

@@ -5,7 +5,7 @@ import { ExitCode, SilentFailure, UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { jsonText, pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
 import type { Session } from './session.js';
-import { isStdoutTTY, writeData, writeLine } from './io.js';
+import { isStderrTTY, isStdoutTTY, writeData, writeLine } from './io.js';
 
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
@@ -15,7 +15,7 @@ import { isStdoutTTY, writeData, writeLine } from './io.js';
 export async function printList<T>(
   deps: CliDeps,
   session: Session,
-  options: ListOptions & { json?: boolean },
+  options: ListOptions & { json?: boolean; verbose?: boolean },
   request: {
     listing: Listing<T>;
     query: RequestOptions['query'];
@@ -25,6 +25,8 @@ export async function printList<T>(
   columns: Column<T>[],
 ): Promise<void> {
   if (options.all && options.page !== undefined) throw new UsageError('--all and --page cannot be used together');
+  // --all asks for the largest pages the service gives, so its pace is the same for every list.
+  if (options.all && options.limit !== undefined) throw new UsageError('--all and --limit cannot be used together', '--all fetches every item (100 per request); --limit N alone gives the first N');
   if (options.all) {
     const walk = new Walk(request.listing, request.query, deps.signal);
     await printAll(deps, session, options, walk, request.noun, columns);
@@ -48,7 +50,8 @@ export async function printList<T>(
   }
   if (page.total === 0 && isStdoutTTY(deps.io)) return nothingMatches(deps, request.noun);
   await printTable(deps, session.style, columns, page.data);
-  pageFooter(deps, page.data.length, page.page, page.total);
+  // A notice for people: in a pipeline it is noise on the terminal the script runs in.
+  if (isStderrTTY(deps.io) || options.verbose === true) pageFooter(deps, page.data.length, page.page, page.total);
 }
 
 /** An empty table says nothing; on a terminal, say so in words (on stderr: it is not data). */

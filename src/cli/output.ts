@@ -35,12 +35,18 @@ export function shortId(id: string): string {
 }
 
 /**
- * The id column: short on a terminal so names stay readable at 80 columns, whole with --wide
- * and whenever piped (scripts need the real id).
+ * A column of the service's ids (every table shows them this way): short on a terminal so
+ * names stay readable at 80 columns, whole with --wide and whenever piped (scripts need the
+ * real id). `-` where a row has none.
  */
-export function idColumn<T>(deps: CliDeps, wide: boolean, id: (row: T) => string): Column<T> {
+export function idColumn<T>(deps: CliDeps, wide: boolean, id: (row: T) => string | null | undefined, header = 'ID'): Column<T> {
   const whole = wide || !isStdoutTTY(deps.io);
-  return { header: 'ID', keep: true, value: (row) => (whole ? id(row) : shortId(id(row))), color: (text, _row, style) => style.cyan(text) };
+  const text = (row: T) => {
+    const value = id(row);
+    if (value === null || value === undefined) return '-';
+    return whole ? value : shortId(value);
+  };
+  return { header, keep: true, value: text, color: (value, _row, style) => style.cyan(value) };
 }
 
 export interface Column<T> {

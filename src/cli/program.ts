@@ -22,6 +22,7 @@ import { writeLine } from './io.js';
 import { withGlobalOptions, type Root } from './verb.js';
 import { jqCompileError, jqExpression, JqOutput, withJson } from './jq.js';
 import { escapeControls } from './sanitize.js';
+import { refuseEmptyArguments } from './resolve.js';
 
 /** Registers a top-level command (and its subcommands) on the program. */
 export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
@@ -106,6 +107,8 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
       report(code ?? ExitCode.ok);
     };
 
+  // Before any verb runs: one check of every command's arguments.
+  program.hook('preAction', (_program, verb) => refuseEmptyArguments(verb));
   if (only) {
     only(program, deps, wrap);
   } else {

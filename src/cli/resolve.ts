@@ -1,7 +1,8 @@
 import type { Listing, ServiceApi } from '../client/api.js';
 import { ApiResponseError, UnexpectedResponseError } from '../client/errors.js';
 import type { Template } from '../contract/index.js';
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode, UsageError } from './errors.js';
+import type { CommandUnknownOpts } from './typed-commander.js';
 import { SERVICE_ID } from './sanitize.js';
 
 /** A whole id: nothing to resolve. */
@@ -106,4 +107,21 @@ export async function resolveQueueRunId(api: ServiceApi, reference: string, sign
   if (WHOLE_ID.test(reference)) return reference;
   const runs = await everyItem(api.queueRuns, signal);
   return single('queue run', reference, matchReference(reference, runs), 'reportctl queue-runs list', runs).id;
+}
+
+/** Arguments that are text of their own, where empty means something (an empty formula gets its verdict). */
+const TEXT_ARGUMENTS: ReadonlySet<string> = new Set(['formula', 'value']);
+
+/**
+ * An empty id, name, folder or key (`watch "$RUN"` with RUN unset) is a usage error, for every
+ * command: it would otherwise match nothing, or everything a prefix matches.
+ */
+export function refuseEmptyArguments(command: CommandUnknownOpts): void {
+  command.registeredArguments.forEach((argument, at) => {
+    if (TEXT_ARGUMENTS.has(argument.name())) return;
+    const given: unknown = command.processedArgs[at];
+    if (given === '' || (Array.isArray(given) && given.includes(''))) {
+      throw new UsageError(`the ${argument.name()} argument is empty`, 'an unset shell variable in quotes ("$RUN") gives an empty argument');
+    }
+  });
 }

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { checkFormula, evaluate } from '../../src/formula/index.js';
 import { advanceRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
 import { openStore } from '../../src/server/open-store.js';
@@ -529,6 +529,42 @@ describe('the dashboard in a browser', () => {
       await atBothWidths(result.page, 'formula');
       expect(apiRequests(result.requests)).toEqual([]);
       expect(result.errors).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
+  testWith(
+    'chromium',
+    'a list says it is loading until the answer comes, then shows the data or the error',
+    async () => {
+      const result = await openPage();
+      // Answers of the lists are held until the test lets them go.
+      const held: HTTPRequest[] = [];
+      const lists = new Set(['/api/v2/templates', '/api/v2/queue-runs']);
+      await result.page.setRequestInterception(true);
+      result.page.on('request', (request) => {
+        if (lists.has(new URL(request.url()).pathname)) held.push(request);
+        else void request.continue();
+      });
+      const loading = (selector: string) => result.page.waitForFunction(`document.querySelector(${JSON.stringify(selector)})?.textContent?.startsWith('Loading')`);
+      await result.page.goto(`${server.url}/`);
+      await enterKey(result.page, demo.keys.owner);
+      await loading('.results');
+      expect(await text(result.page, '.results')).toBe('Loading templates…');
+      await held.shift()!.continue();
+      await result.page.waitForSelector('.results .card');
+      // The next answer is an error: the loading line gives way to it.
+      await result.page.click('.filters button[type=submit]');
+      await loading('.results');
+      await expect.poll(() => held.length).toBe(1);
+      await held.shift()!.respond({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'UNAVAILABLE', message: 'try later' }) });
+      await result.page.waitForSelector('.results .message.error');
+      expect(await text(result.page, '.results')).toBe('Could not list templates: try later');
+      await result.page.evaluate(`location.hash = '#/queue-runs'`);
+      await loading('.runs');
+      expect(await text(result.page, '.runs')).toBe('Loading queue runs…');
+      await expect.poll(() => held.length).toBe(1);
+      await held.shift()!.continue();
+      await result.page.waitForFunction(`!document.querySelector('.runs').textContent.startsWith('Loading')`);
     },
     BROWSER_TEST_MS,
   );

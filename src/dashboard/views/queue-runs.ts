@@ -12,7 +12,8 @@ const PAGE_SIZE = 20;
 /** Queue runs with each step's progress, refreshed by polling (paced by the rate limit). */
 export function queueRunsView(service: Service): View {
   const status = select('status', queueRunStatuses, 'any');
-  const list = el('div', { class: 'runs', 'aria-live': 'polite', 'aria-busy': 'true' });
+  // Until the first answer: said in words, so an empty list is never mistaken for no runs.
+  const list = el('div', { class: 'runs', 'aria-live': 'polite', 'aria-busy': 'true' }, message('Loading queue runs…'));
   const refreshed = el('p', { class: 'meta', id: 'runs-refreshed' });
   const element = el(
     'section',

@@ -23,10 +23,13 @@ export function templatesView(service: Service): View {
     el('button', { type: 'submit' }, 'Apply filters'),
   );
   const results = el('section', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'true' });
+  const loading = message('Loading templates…');
   const element = el('section', { class: 'view' }, el('h2', {}, 'Templates'), form, results);
 
   const load = async () => {
     results.setAttribute('aria-busy', 'true');
+    // Until the answer: said in words, so an empty list is never mistaken for no templates.
+    results.replaceChildren(loading);
     try {
       const page = await service.get<Paginated<Template>>('/api/v2/templates', {
         page: filters.page,

@@ -10,6 +10,13 @@ import { fakeClock } from '../../helpers/clock.js';
 import { api, closedUrl, tempDir } from '../../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess, startInProcessService, testDeps, type InProcessService } from '../../helpers/in-process.js';
 import { itParsesFlags } from '../../helpers/flags.js';
+import { inPlace } from '../../../src/cli/commands/queue-runs/support/redraw.js';
+import { testWith } from '../../helpers/programs.js';
+import { BIN, cleanEnv } from '../../helpers/cli.js';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // `reportctl queue-runs watch`: polls one run on the injected clock until it ends.
 
@@ -197,10 +204,10 @@ describe('queue-runs watch', () => {
         tty: { stdout: true, columns: 60 },
       });
       expect(result.code).toBe(6);
-      const draws = result.stdout.split('\u001b[1A\r\u001b[J');
+      const draws = result.stdout.split('\u001b[1A\r');
       expect(draws.length).toBeGreaterThan(2);
       // eslint-disable-next-line no-control-regex
-      for (const draw of draws.map((text) => text.replace(/\u001b\[[0-9;]*m/g, ''))) {
+      for (const draw of draws.map((text) => text.replace(/\u001b\[[0-9;]*[mKJ]/g, ''))) {
         // One line that fits the 60 columns, so moving up one line redraws it exactly.
         expect(draw).toMatch(/^reportctl: cannot reach http:\/\/127\.0\.0\.1:\d+: [^\n]*\n$/);
         expect(draw.length).toBeLessThanOrEqual(60);
@@ -227,13 +234,14 @@ describe('queue-runs watch', () => {
       signal: new AbortController().signal,
     });
     await expect(runQueueRunsWatch(run.id, { interval: 0.5, maxUnreachable: 120, exitStatus: true }, deps)).rejects.toMatchObject({ exitCode: 1, details: { code: 'RUN_FAILED' } });
-    const frames = screen.split('\u001b[J');
+    // eslint-disable-next-line no-control-regex -- the escape that moves the cursor up
+    const frames = screen.split(/\u001b\[\d+A\r/);
     expect(frames.length).toBeGreaterThan(2);
     // Each redraw first moves up over the previous frame (header, status, 3 steps, footer).
-    expect(screen).toContain('\u001b[6A\r\u001b[J');
+    expect(screen).toContain('\u001b[6A\r\u001b[2K');
     expect(screen).toMatch(ANSI);
     // eslint-disable-next-line no-control-regex
-    const last = frames.at(-1)!.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    const last = frames.at(-1)!.replace(/\u001b\[[0-9;]*[mKJ]/g, '').split('\n');
     expect(last[0]).toBe(`North lots  ${run.id}`.slice(0, 59));
     expect(last[1]).toMatch(/^✗ failed {2}0\/3 steps done {2}took \d+s$/);
     expect(last.slice(2, 5)).toEqual([
@@ -242,6 +250,65 @@ describe('queue-runs watch', () => {
       '  - 3/3  lot-c  path        skipped',
     ]);
     for (const line of last) expect(line.length).toBeLessThan(60);
+  });
+  testWith(
+    'tmux',
+    'in a real terminal the scrollback keeps one frame, also of a run taller than the terminal',
+    async () => {
+      // Runs move by themselves, as with `serve --simulate`, a step every 250 ms.
+      const service = await startInProcessService({ simulateStepMs: 250 });
+      const folder = tempDir('reportctl-tmux-');
+      const tmux = (...args: string[]) => {
+        const result = spawnSync('tmux', ['-S', join(folder, 'socket'), '-f', '/dev/null', ...args], {
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: cleanEnv({ REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: account.apiKey, NO_COLOR: '1' }),
+        });
+        if (result.status !== 0) throw new Error(`tmux ${args[0]} failed: ${result.stderr || String(result.error)}`);
+        return result.stdout;
+      };
+      const account = await service.newAccount();
+      try {
+        const steps = Array.from({ length: 14 }, (_, index) => ['--step', `lot-${index}:counting`]).flat();
+        const queue = await service.admin<{ id: string }>('queues', 'create', '--account', account.accountId, '--name', 'Tall queue', ...steps);
+        const run = await service.admin<Run>('queue-runs', 'enqueue', '--queue', queue.id, '--name', 'Tall run');
+        // 12 rows: the 17-row frame does not fit, so only the final frame is drawn whole.
+        tmux('new-session', '-d', '-x', '70', '-y', '12', `${process.execPath} ${BIN} queue-runs watch ${run.id} --interval 0.5; tmux wait-for -S done; sleep 60`);
+        tmux('pipe-pane', '-o', `cat >> ${join(folder, 'raw')}`);
+        // Asynchronously: the service runs in this process and must go on answering.
+        await promisify(execFile)('tmux', ['-S', join(folder, 'socket'), 'wait-for', 'done'], { timeout: 60_000 });
+        // tmux may take the signal before it has read all of the pane's output: wait for the end.
+        const capture = () => tmux('capture-pane', '-p', '-S', '-', '-E', '-');
+        await expect.poll(capture, { timeout: 10_000 }).toMatch(/^ {2}✓ 14\/14 /m);
+        const scrollback = capture();
+        // eslint-disable-next-line no-control-regex -- the escape that moves the cursor up
+        const redraws = readFileSync(join(folder, 'raw'), 'utf8').match(/\u001b\[\d+A/g) ?? [];
+        // Several polls were drawn over one another ...
+        expect(redraws.length, scrollback).toBeGreaterThanOrEqual(3);
+        // ... and what the terminal keeps is the last of them, once, with every step.
+        expect(scrollback.match(/^Tall run {2}/gm)).toHaveLength(1);
+        expect(scrollback).toMatch(/^✓ completed {2}14\/14 steps done/m);
+        for (let order = 1; order <= 14; order++) expect(scrollback).toMatch(new RegExp(`^ {2}✓ +${order}/14 {2}lot-${order - 1} `, 'm'));
+        expect(scrollback).not.toContain('more steps');
+      } finally {
+        spawnSync('tmux', ['-S', join(folder, 'socket'), 'kill-server']);
+        await service.stop();
+      }
+    },
+    90_000,
+  );
+
+  it('counts the rows a frame took at the width the terminal has now (a resize wraps long lines)', () => {
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 60, rows: 30 });
+    let written = '';
+    stdout.setEncoding('utf8').on('data', (chunk: string) => (written += chunk));
+    const screen = inPlace({ stdin: new PassThrough(), stdout, stderr: new PassThrough() });
+    screen.draw(['x'.repeat(50), 'short']);
+    stdout.columns = 25;
+    screen.draw(['next']);
+    // 50 characters take 2 rows of 25, the short line 1.
+    expect(written).toContain('\u001b[3A\r\u001b[2Knext\n\u001b[J');
+    expect(screen.rows()).toBe(29);
   });
 });
 
@@ -258,4 +325,5 @@ describe('queue-runs watch flags', () => {
       [['queue-runs', 'watch'], { usage: /missing required argument 'id'/ }],
     ],
   );
+
 });

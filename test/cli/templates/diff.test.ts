@@ -130,7 +130,7 @@ describe('templates diff', () => {
 
     const missing = await run(['templates', 'diff', join(dir, 'nowhere')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read the folder .*nowhere: ENOENT/);
+    expect(missing.stderr).toMatch(/cannot read the folder .*nowhere: no such file\n/);
   });
 
   it('stops (exit 2, naming each) at a *.json entry that is not a readable file: a dangling link, a folder, a FIFO; a link to a file is read', async () => {

@@ -44,8 +44,8 @@ describe('templates list', () => {
     );
   }, 120_000);
 
-  it('prints tab-separated rows without a header or colour when piped, the footer on stderr only', async () => {
-    const result = await cli(account, ['list']);
+  it('prints tab-separated rows without a header or colour when piped, the footer (with --verbose) on stderr only', async () => {
+    const result = await cli(account, ['list', '--verbose']);
     expect(result.code, result.stderr).toBe(0);
     const expected = (await api(suite.server, 'GET', '/api/v2/templates', { key: account.apiKey })).body as Page<TemplateDoc>;
     const lines = result.stdout.trimEnd().split('\n');

@@ -143,7 +143,7 @@ describe('templates preview: files', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     const missing = await runCli(['templates', 'preview', '--file', join(tempDir(), 'nope.json')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--file: cannot read .*nope\.json: no such file/);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.json \(--file\): no such file/);
   });
 
   it('refuses a width a PNG could not hold in memory', async () => {

@@ -1,7 +1,8 @@
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
-import { readAll } from '../../io.js';
+import { asFileError } from '../../errors.js';
+import { readText } from '../../input.js';
 import { print } from './support/print.js';
 import { adminFailure, loadEmbedded, withDb, withStore } from './support/store.js';
 
@@ -31,10 +32,10 @@ export async function runAdminImport(options: AdminImportOptions, deps: CliDeps)
   // Checked before the database is opened: a bad file leaves no trace, not even a new database.
   let snapshot;
   try {
-    snapshot =
-      file === '-'
-        ? embedded.adminSnapshots.parseSnapshotText(await readAll(deps.io.stdin), 'stdin')
-        : embedded.adminSnapshots.readSnapshotFile(file);
+    const text = await readText(file, deps).catch((error: unknown) => {
+      throw asFileError(error, file, { flag: '--file' });
+    });
+    snapshot = embedded.adminSnapshots.parseSnapshotText(text, file === '-' ? 'stdin' : file);
   } catch (error) {
     throw adminFailure(error, embedded);
   }

@@ -2,7 +2,7 @@ import type { Analysis } from '../../../contract/index.js';
 import { analysisStatuses, analysisStatusNotes, analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
 import { addListOptions, choiceOption } from '../../list-options.js';
-import { formatTime, statusColor, type Column } from '../../output.js';
+import { formatTime, idColumn, statusColor, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { printList } from '../../list-output.js';
@@ -38,14 +38,14 @@ export function registerAnalysesList(
 
 export function analysisColumns(deps: CliDeps, wide: boolean): Column<Analysis>[] {
   const columns: Column<Analysis>[] = [
-    { header: 'ID', keep: true, value: (analysis) => analysis.id, color: (text, _row, style) => style.cyan(text) },
+    idColumn(deps, wide, (analysis) => analysis.id),
     { header: 'LOT', value: (analysis) => analysis.lotId },
     { header: 'ANALYSIS', value: (analysis) => analysis.analysisType },
     { header: 'STATUS', value: (analysis) => analysis.status, color: (text, analysis, style) => statusColor(analysis.status, style)(text) },
   ];
   if (wide) {
     columns.push(
-      { header: 'QUEUE RUN', keep: true, value: (analysis) => analysis.queueRunId ?? '-' },
+      idColumn(deps, wide, (analysis) => analysis.queueRunId, 'QUEUE RUN'),
       { header: 'CREATED', value: (analysis) => formatTime(analysis.createdAt, deps) },
     );
   }

@@ -1,7 +1,7 @@
 import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
-import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
+import { asFileError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -64,7 +64,7 @@ async function formulasToCheck(options: FormulaCheckOptions, deps: CliDeps): Pro
     try {
       text = await readFile(options.file, 'utf8');
     } catch (error) {
-      throw new UsageError(`--file: cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw asFileError(error, options.file, { flag: '--file' });
     }
   }
   const lines: Line[] = [];

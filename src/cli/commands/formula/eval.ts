@@ -1,6 +1,7 @@
 import { checkFormula } from '../../../formula/check.js';
 import { evaluate, FormulaEvaluationError } from '../../../formula/evaluate.js';
 import { defaultFormulaRules } from '../../../formula/rules.js';
+import { nearestName } from '../../../formula/did-you-mean.js';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
 import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
@@ -16,10 +17,23 @@ function parseNumber(flag: string, text: string): number {
   return value;
 }
 
-function collectBand(text: string, previous: Record<string, number>): Record<string, number> {
-  const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(text);
-  if (!match) throw new UsageError(`--band: expected NAME=VALUE (e.g. NIR=0.62), got \`${text}\``);
-  return { ...previous, [match[1]!]: parseNumber(`--band ${match[1]}`, match[2]!) };
+/** L, the SAVI soil factor, when --L is not given: the value the index is usually given with. */
+export const DEFAULT_L = 0.5;
+
+/** A band the formula rules know, named as they name it (names are case-sensitive). */
+function bandName(name: string): string {
+  const { allowedBands, allowedScalars } = defaultFormulaRules;
+  if (allowedBands.includes(name)) return name;
+  if (allowedScalars.includes(name)) throw new UsageError(`--band: ${name} is not a band; give it with --${name}`);
+  const guess = nearestName(name, allowedBands);
+  throw new UsageError(`--band: unknown band "${name}"${guess ? `; did you mean "${guess}"?` : ''}`, `the bands are ${allowedBands.join(', ')}`);
+}
+
+function collectBand(text: string, previous: Record<string, number> | undefined): Record<string, number> {
+  const match = /^([^=]*)=(.*)$/.exec(text);
+  if (!match || match[1]!.trim() === '') throw new UsageError(`--band: expected NAME=VALUE (e.g. NIR=0.62), got \`${text}\``);
+  const name = bandName(match[1]!);
+  return { ...previous, [name]: parseNumber(`--band ${name}`, match[2]!) };
 }
 
 const verb = (parent: Parent) =>
@@ -27,9 +41,10 @@ const verb = (parent: Parent) =>
     .command('eval')
     .description('Evaluate a formula on given band values (reflectances)')
     .argument('<formula>', 'the formula; put `--` before one that starts with `-`')
-    .option('-b, --band <NAME=VALUE>', 'a band value, repeatable: --band NIR=0.62 --band R=0.08', collectBand, {})
+    .option('-b, --band <NAME=VALUE>', `a band value, repeatable: --band NIR=0.62 --band R=0.08 (bands: ${defaultFormulaRules.allowedBands.join(', ')})`, collectBand)
     .option('--eps <value>', 'value of eps', (text) => parseNumber('--eps', text), 1e-9)
-    .option('--L <value>', 'value of L (the SAVI soil factor)', (text) => parseNumber('--L', text), 0.5)
+    // No commander default: the run says when it used this one.
+    .option('--L <value>', `value of L, the SAVI soil factor (default: ${DEFAULT_L}, said on stderr when used)`, (text) => parseNumber('--L', text))
     .addHelpText(
       'after',
       `
@@ -60,7 +75,9 @@ export async function runFormulaEval(options: FormulaEvalOptions & { formula: st
     }
     throw new SilentFailure(ExitCode.failed, 'the formula is invalid', { code: 'FORMULA_INVALID' });
   }
-  const values = { ...options.band, eps: options.eps, L: options.L };
+  const values = { ...options.band, eps: options.eps, L: options.L ?? DEFAULT_L };
+  // A default that changes the value is said, so a result is never read without it.
+  if (check.usesL && options.L === undefined) writeLine(deps.io.stderr, `reportctl: L = ${DEFAULT_L} (the default; set it with --L)`);
   let value: number;
   try {
     value = evaluate(check.ast, values);

@@ -10,6 +10,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import { currentStep, stepsDone, stepSymbol } from './support/columns.js';
+import { inPlace } from './support/redraw.js';
 import { findQueueRun } from '../../../client/api.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 import { resolveQueueRunId } from '../../resolve.js';
@@ -142,22 +143,19 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
       notice: (text) => writeLine(deps.io.stderr, text),
     };
   }
-  let drawn = 0;
+  const screen = inPlace(deps.io);
   let last: QueueRun | undefined;
-  const draw = (lines: string[]) => {
-    // Up to the first line of the previous frame, clear everything below, draw again.
-    out.write((drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : '') + lines.map((line) => line + '\n').join(''));
-    drawn = lines.length;
-  };
   return {
     show: (run, _changed, finished) => {
       last = run;
-      draw(frame(run, deps, style, finished ? undefined : options.interval));
+      // The final frame is drawn whole: nothing is drawn after it, so it may scroll.
+      screen.draw(frame(run, deps, style, finished ? undefined : options.interval, finished ? undefined : screen.rows()));
     },
     // In the status line, so a service that stays away does not pile lines up under the frame.
     notice: (text) => {
-      const status: Segment[] = [[text, style.yellow]];
-      draw(last ? [...frame(last, deps, style, undefined), fit(status, terminalWidth(deps.io) - 1)] : [fit(status, terminalWidth(deps.io) - 1)]);
+      const status = fit([[text, style.yellow]], terminalWidth(deps.io) - 1);
+      const rows = screen.rows();
+      screen.draw(last ? [...frame(last, deps, style, undefined, rows === undefined ? undefined : rows - 1), status] : [status]);
     },
   };
 }
@@ -170,8 +168,11 @@ export function changeLine(run: QueueRun, at: string, style: Style): string {
   return parts.map((part) => paint([part])).join(' ');
 }
 
-/** One screen of the in-place view; every line fits the terminal so the redraw count is exact. */
-function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: number | undefined): string[] {
+/**
+ * One screen of the in-place view. Every line fits the terminal's width; with `maxRows`, the
+ * steps shown are those around the current one, so the frame fits the terminal's height.
+ */
+function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: number | undefined, maxRows?: number): string[] {
   const width = terminalWidth(deps.io) - 1;
   const now = deps.clock.now();
   const steps = [...run.steps].sort((a, b) => a.order - b.order);
@@ -186,7 +187,18 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
       [run.startedAt ? `  ${run.finishedAt ? 'took' : 'running for'} ${duration((run.finishedAt ? Date.parse(run.finishedAt) : now) - Date.parse(run.startedAt))}` : ''],
     ],
   ];
-  for (const step of steps) {
+  const tail = intervalSeconds === undefined ? 0 : 1;
+  let shown = steps;
+  let hidden = 0;
+  if (maxRows !== undefined && lines.length + steps.length + tail > maxRows) {
+    // One row says how many steps are left out.
+    const room = Math.max(1, maxRows - lines.length - tail - 1);
+    const current = steps.indexOf(currentStep(run) ?? steps[0]!);
+    const start = Math.min(Math.max(0, current - Math.floor(room / 2)), steps.length - room);
+    shown = steps.slice(start, start + room);
+    hidden = steps.length - room;
+  }
+  for (const step of shown) {
     lines.push([
       [`  ${stepSymbol(step.status)} `, paint(step.status)],
       [`${String(step.order).padStart(String(steps.length).length)}/${steps.length}  ${escapeControls(step.lotId).padEnd(lotWidth)}  ${escapeControls(step.analysisType).padEnd(typeWidth)}  `],
@@ -194,6 +206,7 @@ function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: numb
       [step.analysisId ? `  ${step.analysisId}` : '', style.dim],
     ]);
   }
+  if (hidden > 0) lines.push([[`  … ${hidden} more steps (the terminal is too short to show them all)`, style.dim]]);
   if (intervalSeconds !== undefined) {
     lines.push([[`checked ${new Date(now).toISOString().slice(11, 19)}Z, every ${intervalSeconds} s; Ctrl-C to stop`, style.dim]]);
   }

@@ -1,7 +1,7 @@
 import type { Queue } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
 import { addListOptions } from '../../list-options.js';
-import { formatTime, type Column } from '../../output.js';
+import { formatTime, idColumn, type Column } from '../../output.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { printList } from '../../list-output.js';
@@ -31,7 +31,7 @@ export function queueColumns(deps: CliDeps, wide: boolean): Column<Queue>[] {
   const stepsText = (queue: Queue) =>
     [...queue.steps].sort((a, b) => a.order - b.order).map((step) => `${step.lotId}:${step.analysisType}`).join(' → ');
   return [
-    { header: 'ID', keep: true, value: (queue) => queue.id, color: (text, _row, style) => style.cyan(text) },
+    idColumn(deps, wide, (queue) => queue.id),
     { header: 'NAME', value: (queue) => queue.name },
     wide
       ? { header: 'STEPS', value: stepsText }

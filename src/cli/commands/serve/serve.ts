@@ -1,5 +1,5 @@
 import type { CliDeps } from '../../context.js';
-import { CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
+import { asFileError, CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
@@ -136,6 +136,9 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new CliError(`port ${port} on ${options.host} is already in use`, ExitCode.failed, 'use --port 0 for a free port (the first line says which)');
     }
+    // The file system's refusal in words, naming --db when the path came from it.
+    const fileError = asFileError(error, dbPath, { action: 'open', exitCode: ExitCode.failed, ...(options.db !== undefined ? { flag: '--db' } : {}) });
+    if (fileError !== error) throw fileError;
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
   const keys = server.demoKeys;

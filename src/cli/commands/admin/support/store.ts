@@ -3,7 +3,7 @@ import type * as AdminOperations from '../../../../admin/operations.js';
 import type * as EmbeddedModule from '../../../../embedded.js';
 import type { Store } from '../../../../server/store/index.js';
 import type { CliDeps, GlobalOptions } from '../../../context.js';
-import { CliError, ExitCode } from '../../../errors.js';
+import { asFileError, CliError, ExitCode } from '../../../errors.js';
 
 export interface AdminOptions extends GlobalOptions {
   db?: string;
@@ -38,7 +38,7 @@ export async function withStore<R>(
   try {
     store = openStore(options.db ?? defaultDatabasePath(deps.env));
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.failed);
+    throw databaseFailure(error, options.db ?? defaultDatabasePath(deps.env), options.db);
   }
   try {
     return await operation(store, admin, embedded);
@@ -51,3 +51,10 @@ export async function withStore<R>(
 
 export const withDb = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
   command.option('--db <path>', 'database file (default: the user data directory, as `serve`)');
+
+/** A database that cannot be opened: the file system's refusal in words, naming --db when the path came from it. */
+function databaseFailure(error: unknown, path: string, flagValue: string | undefined): unknown {
+  const asFile = asFileError(error, path, { action: 'open', exitCode: ExitCode.failed, ...(flagValue !== undefined ? { flag: '--db' } : {}) });
+  if (asFile !== error) return asFile;
+  return new CliError(error instanceof Error ? error.message : String(error), ExitCode.failed);
+}

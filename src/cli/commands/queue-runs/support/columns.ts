@@ -31,7 +31,7 @@ export function queueRunColumns(deps: CliDeps, wide: boolean): Column<QueueRun>[
   ];
   if (wide) {
     columns.push(
-      { header: 'QUEUE', keep: true, value: (run) => run.queueId },
+      idColumn(deps, wide, (run) => run.queueId, 'QUEUE'),
       { header: 'STARTED', value: (run) => formatTime(run.startedAt, deps) },
       { header: 'FINISHED', value: (run) => formatTime(run.finishedAt, deps) },
     );
@@ -46,7 +46,7 @@ export function stepColumns(deps: CliDeps): Column<QueueRunStep>[] {
     { header: 'LOT', value: (step) => step.lotId },
     { header: 'ANALYSIS', value: (step) => step.analysisType },
     { header: 'STATUS', value: (step) => step.status, color: (text, step, style) => statusColor(step.status, style)(text) },
-    { header: 'ANALYSIS ID', keep: true, value: (step) => step.analysisId ?? '-' },
+    idColumn(deps, false, (step) => step.analysisId, 'ANALYSIS ID'),
     { header: 'FINISHED', value: (step) => formatTime(step.finishedAt, deps) },
   ];
 }
