@@ -2,7 +2,7 @@
 # Load it with:  source <(reportctl completion bash)
 _reportctl_subcommands() {
   case "$1" in
-    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor' ;;
+    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve admin completion doctor help' ;;
     'templates') echo 'list get presets create replace edit delete validate preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
@@ -18,6 +18,7 @@ _reportctl_subcommands() {
     'admin queue-runs') echo 'enqueue advance cancel' ;;
     'admin catalogs') echo 'import' ;;
     'admin faults') echo 'add list clear' ;;
+    'help') echo 'reference' ;;
   esac
 }
 _reportctl_verb() {
@@ -35,6 +36,7 @@ _reportctl_verb() {
     '|admin') echo 'admin' ;;
     '|completion') echo 'completion' ;;
     '|doctor') echo 'doctor' ;;
+    '|help') echo 'help' ;;
     'templates|list') echo 'list' ;;
     'templates|ls') echo 'list' ;;
     'templates|get') echo 'get' ;;
@@ -99,11 +101,12 @@ _reportctl_verb() {
     'admin faults|add') echo 'add' ;;
     'admin faults|list') echo 'list' ;;
     'admin faults|clear') echo 'clear' ;;
+    'help|reference') echo 'reference' ;;
   esac
 }
 _reportctl_flags() {
   case "$1" in
-    '') echo '--version --json --no-color --no-input --verbose --base-url --api-key --profile --help' ;;
+    '') echo '--version --json --jq --no-color --no-input --verbose --base-url --api-key --profile --help' ;;
     'templates') echo '--help' ;;
     'templates list') echo '--analysis-type --report-type --report-category --page --limit --all --wide --help' ;;
     'templates get') echo '--help' ;;
@@ -170,11 +173,13 @@ _reportctl_flags() {
     'admin faults clear') echo '--db --help' ;;
     'completion') echo '--help' ;;
     'doctor') echo '--help' ;;
+    'help') echo '--help' ;;
+    'help reference') echo '--man --help' ;;
   esac
 }
 _reportctl_value_flags() {
   case "$1" in
-    '') echo '--base-url --api-key --profile' ;;
+    '') echo '--jq --base-url --api-key --profile' ;;
     'templates list') echo '--analysis-type --report-type --report-category --page --limit' ;;
     'templates presets') echo '--page --limit' ;;
     'templates create') echo '--file --from-preset --name' ;;
@@ -208,6 +213,7 @@ _reportctl_value_flags() {
     'admin faults add') echo '--db --route --status --latency --rate --count --account' ;;
     'admin faults list') echo '--db' ;;
     'admin faults clear') echo '--db' ;;
+    'help reference') echo '--man' ;;
   esac
 }
 _reportctl_choices() {
@@ -221,6 +227,7 @@ _reportctl_choices() {
     'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
     'analyses list|--analysis-type') echo 'counting replanting path' ;;
     'analyses list|--status') echo 'completed failed' ;;
+    'help reference|--man') echo '%directories' ;;
   esac
 }
 _reportctl_first_argument() {

@@ -28,6 +28,8 @@ function __reportctl_verb
             printf '%s\n' 'completion'
         case '|doctor'
             printf '%s\n' 'doctor'
+        case '|help'
+            printf '%s\n' 'help'
         case 'templates|list'
             printf '%s\n' 'list'
         case 'templates|ls'
@@ -156,12 +158,14 @@ function __reportctl_verb
             printf '%s\n' 'list'
         case 'admin faults|clear'
             printf '%s\n' 'clear'
+        case 'help|reference'
+            printf '%s\n' 'reference'
     end
 end
 function __reportctl_value_flags
     switch "$argv[1]"
         case ''
-            printf '%s\n' '--base-url' '--api-key' '--profile'
+            printf '%s\n' '--jq' '--base-url' '--api-key' '--profile'
         case 'templates list'
             printf '%s\n' '--analysis-type' '--report-type' '--report-category' '--page' '--limit'
         case 'templates presets'
@@ -228,6 +232,8 @@ function __reportctl_value_flags
             printf '%s\n' '--db'
         case 'admin faults clear'
             printf '%s\n' '--db'
+        case 'help reference'
+            printf '%s\n' '--man'
     end
 end
 function __reportctl_choices
@@ -310,6 +316,7 @@ end
 complete -c reportctl -f
 complete -c reportctl -l version -d 'output the version number'
 complete -c reportctl -l json -d 'print the service\'s JSON (for scripts)'
+complete -c reportctl -l jq -r -d 'filter the JSON through jq (implies --json; strings print raw)'
 complete -c reportctl -l no-color -d 'no colours (also NO_COLOR=1)'
 complete -c reportctl -l no-input -d 'never prompt; fail naming the flag that is needed instead'
 complete -c reportctl -l verbose -d 'trace each HTTP request and response on stderr (the key redacted)'
@@ -330,6 +337,7 @@ complete -c reportctl -n '__reportctl_at \'\'' -a 'serve' -d 'Run the whole serv
 complete -c reportctl -n '__reportctl_at \'\'' -a 'admin' -d 'Manage the embedded service database: accounts, keys, queues, queue-runs, seed, catalogs, export, import, reset, faults'
 complete -c reportctl -n '__reportctl_at \'\'' -a 'completion' -d 'Print a shell completion script (bash, zsh or fish)'
 complete -c reportctl -n '__reportctl_at \'\'' -a 'doctor' -d 'Check Node.js, the config file, the service, the key and the clock, and say what to fix'
+complete -c reportctl -n '__reportctl_at \'\'' -a 'help' -d 'Show help for a command, or the whole reference: reference'
 complete -c reportctl -n '__reportctl_at \'templates\'' -a 'list' -d 'List the account\'s templates, newest first'
 complete -c reportctl -n '__reportctl_at \'templates\'' -a 'get' -d 'Show one template (the whole document with --json)'
 complete -c reportctl -n '__reportctl_at \'templates\'' -a 'presets' -d 'List starter templates (use one with `templates create --from-preset ID`)'
@@ -581,3 +589,7 @@ complete -c reportctl -n '__reportctl_at \'admin faults clear\'' -l help -d 'sho
 complete -c reportctl -n '__reportctl_at \'completion\'' -l help -d 'show help'
 complete -c reportctl -n '__reportctl_first \'completion\'' -x -a '(__reportctl_choices \'completion|1\')'
 complete -c reportctl -n '__reportctl_at \'doctor\'' -l help -d 'show help'
+complete -c reportctl -n '__reportctl_at \'help\'' -a 'reference' -d 'Print every command, argument, flag, exit code and environment variable as Markdown (offline)'
+complete -c reportctl -n '__reportctl_at \'help\'' -l help -d 'show help'
+complete -c reportctl -n '__reportctl_at \'help reference\'' -l man -x -a '(__fish_complete_directories)' -d 'write one man page per command into DIR instead (roff: man reportctl-templates-apply)'
+complete -c reportctl -n '__reportctl_at \'help reference\'' -l help -d 'show help'

@@ -7,7 +7,7 @@
 // bin/code-cache.js). ESM-only packages (chalk, ora, conf, inquirer) are loaded with import()
 // from a small file apart.
 import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ const apart = Object.keys(APART);
 /** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
 const cached = new Set(['embedded']);
 /** The functions each file apart that is not cached exports (each called through a stand-in). */
-const APART_EXPORTS = { 'import-package': ['importPackage'] };
+const APART_EXPORTS = { 'import-package': ['importPackage', 'requireJqWeb'] };
 /**
  * The bin's own helpers (bin/code-cache.js, bin/liftoff-only.js) stay files of their own: a
  * bundle in dist/ requires them as ../bin/<file>, the same path as from src/.
@@ -311,6 +311,8 @@ rmSync(old, { recursive: true, force: true });
 // the check refuses and zod's lenient schema accepts (a template without the optional
 // fields). Optional: a failure here only costs start-up time, so it warns and the build stands.
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
+// The man pages, one per command, from the built command tree (scripts/pack.mjs lists them as `man`).
+execFileSync(process.execPath, [reportctl, 'help', 'reference', '--man', fileURLToPath(new URL('../dist/man', import.meta.url))], { stdio: 'inherit' });
 await warmCodeCache('main.cjs', ['formula', 'check', 'NIR/(R+eps)']);
 // serve, stopped once it listens: its cache then holds the store's code and fastify's start.
 await warmCodeCache('embedded.cjs,vendor-fastify.cjs', ['serve', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], {}, { stopWhenListening: true });

@@ -1,4 +1,5 @@
-// Writes completions/ from the built CLI's command tree; the tests fail when these are stale.
+// Writes completions/ and docs/commands.md from the built CLI's command tree; the tests fail
+// when these are stale.
 // Run: npm run build && npm run completions
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -9,3 +10,6 @@ for (const [shell, file] of Object.entries(files)) {
   writeFileSync(file, script);
   console.log(`wrote ${file}`);
 }
+const reference = execFileSync(process.execPath, ['bin/reportctl.js', 'help', 'reference'], { encoding: 'utf8' });
+writeFileSync('docs/commands.md', reference);
+console.log('wrote docs/commands.md');

@@ -3,7 +3,7 @@
 // package.json has no scripts and no development fields: npm lists a tarball's `prepare` among
 // the install scripts a global install must be allowed to run, though it never runs there.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,8 @@ try {
     cpSync(join(root, entry), join(stage, entry), { recursive: true, filter: (source) => !source.endsWith('.map') });
   }
   for (const field of ['scripts', 'devDependencies', 'allowScripts', 'overrides']) delete manifest[field];
+  // The man pages the build wrote, one per command: a global install links them into PREFIX/share/man.
+  manifest.man = readdirSync(join(root, 'dist/man')).sort().map((page) => `./dist/man/${page}`);
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const [packed] = JSON.parse(runNpm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], stage));
   renameSync(join(root, packed.filename), join(root, 'reportctl.tgz'));

@@ -2,7 +2,8 @@
 // folder: --version, formula check, serve --demo with a client command against it, and a PNG
 // preview. Used by .ci/run on the packed tarball; exits 1 with what failed.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const [reportctl] = process.argv.slice(2);
 if (!reportctl) {
@@ -31,6 +32,11 @@ const check = run(['formula', 'check', '(NIR - R) / (NIR + R + eps)']);
 expect(check.status === 0, 'formula check of a valid formula exits 0');
 const wrong = run(['formula', 'check', 'nir / R']);
 expect(wrong.status === 1, 'formula check of a wrong formula exits 1');
+const jq = run(['formula', 'check', 'NIR - R', '--jq', '.valid']);
+expect(jq.status === 0 && jq.stdout === 'true\n', '--jq runs jq from the installed package');
+// npm links the package's man pages (package.json: directories.man) into PREFIX/share/man.
+const manPage = join(dirname(dirname(reportctl)), 'share', 'man', 'man1', 'reportctl-templates-apply.1');
+expect(existsSync(manPage) && readFileSync(realpathSync(manPage), 'utf8').includes('.SH OPTIONS'), `the man page ${manPage} is installed`);
 
 // The demo service on a free port; its first line says where it listens and its keys.
 const serve = spawn(reportctl, ['serve', '--demo', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -14,6 +14,20 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What each exit code means, for `help reference` and the man pages. */
+export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [status: string, meaning: string]> = [
+  [String(ExitCode.ok), 'success (an empty list too)'],
+  [String(ExitCode.failed), 'the operation failed (an API error, an invalid formula or template, a failed or cancelled run with --exit-status, a serve that cannot start, a jq error); templates diff: differences'],
+  [String(ExitCode.usage), 'usage error: a bad flag or argument, an answer needed that cannot be prompted for, a --jq expression jq cannot compile'],
+  [String(ExitCode.auth), 'authentication (401)'],
+  [String(ExitCode.notFound), 'not found (404)'],
+  [String(ExitCode.rateLimited), 'still rate limited after the retries'],
+  [String(ExitCode.network), 'network error or time-out'],
+  [String(ExitCode.watchTimeout), 'queue-runs watch reached --timeout with the run still going'],
+  [String(ExitCode.interrupted), 'interrupted (Ctrl-C)'],
+  ['any', 'serve --exec: the status of the command it ran (128+N when signal N ended it)'],
+];
+
 /**
  * The CLI's own error codes for `--json` failures, one per exit code; an error the service
  * answered keeps the service's code instead.

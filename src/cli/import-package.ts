@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import type * as Inquirer from '@inquirer/prompts';
+import type JqWeb from 'jq-web';
 import type * as Chalk from 'chalk';
 import type * as Conf from 'conf';
 import type * as Ora from 'ora';
@@ -18,4 +20,12 @@ interface EsmPackages {
  */
 export function importPackage<Name extends keyof EsmPackages>(name: Name): Promise<EsmPackages[Name]> {
   return import(name) as Promise<EsmPackages[Name]>;
+}
+
+/**
+ * require() of jq-web, whose export is a promise: through import(), the module namespace would
+ * itself be awaited (esbuild's and vitest's interop both expose the promise's `then` on it).
+ */
+export function requireJqWeb(): typeof JqWeb {
+  return createRequire(__filename)('jq-web') as typeof JqWeb;
 }

@@ -13,11 +13,14 @@ import { registerConfigCommands } from './commands/config/index.js';
 import { registerAuthCommands } from './commands/auth/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
+import { registerHelp } from './commands/help/index.js';
 import type { CliDeps } from './context.js';
 import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
 import { explainError, failureJson } from './explain.js';
 import { writeLine } from './io.js';
 import { withGlobalOptions, type Root } from './verb.js';
+import { jqCompileError, jqExpression, JqOutput, withJson } from './jq.js';
+import { escapeControls } from './sanitize.js';
 
 /** Registers a top-level command (and its subcommands) on the program. */
 export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
@@ -38,9 +41,10 @@ const groups: ReadonlyArray<readonly [name: string, register: Register]> = [
   // `completion` prints a script built from the whole tree; `__complete` only fetches ids.
   ['__complete', registerCompletion],
   ['doctor', registerDoctor],
+  ['help', registerHelp],
 ];
 /** Root options that take a value, so the word after them is not a command. */
-const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile']);
+const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '--jq']);
 
 /** The command argv names, if any: the first word that is neither an option nor its value. */
 function commandNamed(argv: readonly string[]): string | undefined {
@@ -104,7 +108,8 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
     only(program, deps, wrap);
   } else {
     const named = argv === undefined ? undefined : commandNamed(argv);
-    const group = groups.find(([name]) => name === named);
+    // `help` shows any command: the whole tree.
+    const group = named === 'help' ? undefined : groups.find(([name]) => name === named);
     for (const [, register] of group ? [group] : groups) register(program, deps, wrap);
   }
   for (const group of program.commands) summariseVerbs(group);
@@ -133,6 +138,47 @@ export function wantsJsonErrors(argv: readonly string[], env: CliDeps['env']): b
  */
 export async function runCli(argv: readonly string[], deps: CliDeps, only?: Register): Promise<number> {
   const jsonErrors = wantsJsonErrors(argv, deps.env);
+  const expression = jqExpression(argv);
+  if (expression === undefined) return runProgram(argv, deps, jsonErrors, only);
+  const report = (failure: CliError) => {
+    if (jsonErrors) writeLine(deps.io.stderr, failureJson(explainError(failure)));
+    else for (const line of failure.message.split('\n')) writeLine(deps.io.stderr, escapeControls(line));
+  };
+  let output: JqOutput;
+  try {
+    // jq loads only here: no other command pays for compiling its WebAssembly.
+    const { loadJq } = await import('./jq-engine.js');
+    const engine = await loadJq();
+    const compileError = jqCompileError(engine, expression);
+    if (compileError !== undefined) {
+      report(new UsageError(compileError));
+      return ExitCode.usage;
+    }
+    output = new JqOutput(engine, expression, deps.io, report);
+  } catch (error) {
+    return reportError(error, deps, jsonErrors, argv);
+  }
+  const io = deps.io;
+  const jqDeps: CliDeps = {
+    ...deps,
+    io: {
+      get stdin() {
+        return io.stdin;
+      },
+      stdout: output,
+      stderr: io.stderr,
+    },
+  };
+  const code = await runProgram(withJson(argv), jqDeps, jsonErrors, only);
+  try {
+    await output.finish();
+  } catch (error) {
+    return reportError(error, deps, jsonErrors, argv);
+  }
+  return code === ExitCode.ok && output.failure ? output.failure.exitCode : code;
+}
+
+async function runProgram(argv: readonly string[], deps: CliDeps, jsonErrors: boolean, only?: Register): Promise<number> {
   let exitCode: ExitCodeValue = ExitCode.ok;
   const program = buildProgram(
     deps,

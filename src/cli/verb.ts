@@ -5,6 +5,7 @@ import type { Command, OptionValues } from './typed-commander.js';
 export function withGlobalOptions(program: Command) {
   return program
     .option('--json', 'print the service\'s JSON (for scripts)')
+    .option('--jq <expression>', 'filter the JSON through jq (implies --json; strings print raw)')
     .option('--no-color', 'no colours (also NO_COLOR=1)')
     .option('--no-input', 'never prompt; fail naming the flag that is needed instead')
     .option('-v, --verbose', 'trace each HTTP request and response on stderr (the key redacted)')

@@ -10,7 +10,7 @@ import { createTemplate } from '../helpers/http.js';
 import { cancelRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
 import { openStore } from '../../src/server/open-store.js';
 
-const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg', 'diff/'];
+const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg', 'diff/', 'jq-web'];
 
 /** Every module URL the command resolved, recorded by a loader hook. */
 function modulesLoadedBy(args: string[], env: Record<string, string> = {}): string[] {
@@ -105,6 +105,9 @@ describe('heavy modules load lazily', () => {
     expect(svg.filter((url) => url.includes('/node_modules/@resvg'))).toEqual([]);
     const png = modulesLoadedBy(['templates', 'preview', '--file', template, '--out', join(dir, 'page.png')]);
     expect(png.some((url) => url.includes('/node_modules/@resvg/resvg-js'))).toBe(true);
+    // jq's WebAssembly only with --jq.
+    expect(modulesLoadedBy(['formula', 'check', 'NIR', '--json']).filter((url) => url.includes('/node_modules/jq-web'))).toEqual([]);
+    expect(modulesLoadedBy(['formula', 'check', 'NIR', '--jq', '.valid']).some((url) => url.includes('/node_modules/jq-web/jq.js'))).toBe(true);
     const withDb = modulesLoadedBy(['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
     expect(withDb.some((url) => url.includes('/node_modules/better-sqlite3'))).toBe(true);
     expect(withDb.some((url) => url.includes('/dist/embedded.cjs'))).toBe(true);

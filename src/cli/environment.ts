@@ -1,0 +1,20 @@
+/**
+ * The environment variables reportctl reads, for people (`help reference`, man pages). A test
+ * holds this list equal to what src/ reads.
+ */
+export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]> = [
+  ['REPORTCTL_BASE_URL', 'the service URL (as --base-url)'],
+  ['REPORTCTL_API_KEY', 'the API key (as --api-key, without showing in ps)'],
+  ['REPORTCTL_PROFILE', 'the configuration profile (as --profile)'],
+  ['REPORTCTL_CONFIG_DIR', 'where the configuration file lives'],
+  ['REPORTCTL_CACHE_DIR', 'where catalogs are cached (default ~/.cache/reportctl)'],
+  ['REPORTCTL_TIMEOUT_MS', 'how long to wait for an answer, headers and body together (default 30000)'],
+  ['REPORTCTL_JSON_ERRORS', '1: failures as one JSON line on stderr for every command, as with --json'],
+  ['REPORTCTL_DEBUG', 'set: a stack trace after an unexpected error'],
+  ['REPORTCTL_SQLITE_DRIVER', 'serve and admin, on Node 22 and 23: the SQLite driver (better-sqlite3@12 or better-sqlite3@13)'],
+  ['NO_COLOR', 'set and not empty: no colours'],
+  ['FORCE_COLOR', 'colours even when not on a terminal (0 or false: never)'],
+  ['CI', 'set (not 0 or false): never prompt'],
+  ['EDITOR, VISUAL', 'the editor of templates edit'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy to reach the service through, and the hosts that bypass it'],
+];

@@ -1,0 +1,114 @@
+import { Writable } from 'node:stream';
+import { CliError, ExitCode } from './errors.js';
+import { writeData, type IOStreams } from './io.js';
+import { escapeControls } from './sanitize.js';
+import type { JqEngine, JqRun } from './jq-engine.js';
+
+/**
+ * `--jq EXPR`: what `--json` prints goes through jq before it reaches stdout. Every JSON text
+ * a command prints for scripts is one line (compact when stdout is not a terminal, and the
+ * command sees a pipe here), so jq runs once per line: once over a list, once over `--all`'s
+ * merged list, once per event of a watch stream.
+ */
+
+/** The expression after `--jq` (or in `--jq=EXPR`), before any `--`; undefined without one. */
+export function jqExpression(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  let expression: string | undefined;
+  words.forEach((word, at) => {
+    if (word === '--jq' && at + 1 < words.length) expression = words[at + 1];
+    else if (word.startsWith('--jq=')) expression = word.slice('--jq='.length);
+  });
+  return expression;
+}
+
+/** argv with `--json` added beside `--jq`: the command prints what jq reads. */
+export function withJson(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  return end < 0 ? [...argv, '--json'] : [...argv.slice(0, end), '--json', ...argv.slice(end)];
+}
+
+/** jq's own message, naming its input as jq does when it reads stdin. */
+function jqMessage(run: JqRun): string {
+  return run.stderr.trim().replace(/\(at inputString:/g, '(at <stdin>:');
+}
+
+/** A failure jq reported while the command's output went through it (jq's message, exit 1). */
+export class JqFailure extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.failed, undefined, { code: 'JQ_ERROR' });
+    this.name = 'JqFailure';
+  }
+}
+
+/**
+ * jq's message when it cannot compile the expression, checked before the command runs: with
+ * no input, jq compiles the program and runs it on nothing.
+ */
+export function jqCompileError(engine: JqEngine, expression: string): string | undefined {
+  const run = engine.run('', expression, []);
+  return run.status === 3 ? jqMessage(run) : undefined;
+}
+
+/**
+ * The stdout a command writes to under `--jq`: each line it writes goes through jq, and jq's
+ * output goes to the real stdout. Strings come out raw (as `gh --jq` prints them); other values
+ * are indented for a terminal and one per line when piped. On a terminal, control characters
+ * are made visible, as everywhere else.
+ */
+export class JqOutput extends Writable {
+  readonly isTTY = false;
+  /** The first jq failure; jq goes on with the next line, as jq goes on with the next input. */
+  failure?: JqFailure;
+  private pending = '';
+
+  constructor(
+    private readonly engine: JqEngine,
+    private readonly expression: string,
+    private readonly io: IOStreams,
+    /** Says what jq reported, as people or scripts read failures. */
+    private readonly report: (failure: JqFailure) => void,
+  ) {
+    super({ decodeStrings: false });
+  }
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const lines = this.pending.split('\n');
+    this.pending = lines.pop()!;
+    this.filterLines(lines).then(() => done(), done);
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    const rest = this.pending;
+    this.pending = '';
+    this.filterLines(rest.trim() === '' ? [] : [rest]).then(() => done(), done);
+  }
+
+  private async filterLines(lines: readonly string[]): Promise<void> {
+    const terminal = this.io.stdout.isTTY === true;
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      const run = this.engine.run(line, this.expression, terminal ? ['-r'] : ['-r', '-c']);
+      if (run.status !== 0) {
+        const failure = new JqFailure(jqMessage(run));
+        this.failure ??= failure;
+        this.report(failure);
+        continue;
+      }
+      if (run.stderr !== '') this.io.stderr.write(run.stderr);
+      if (run.stdout === '') continue;
+      const text = terminal ? run.stdout.split('\n').map(escapeControls).join('\n') : run.stdout;
+      await writeData(this.io.stdout, `${text}\n`);
+    }
+  }
+
+  /** Once the command is done: whatever it wrote without a final newline goes through jq too. */
+  finish(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.once('error', reject);
+      this.end(() => resolve());
+    });
+  }
+}
