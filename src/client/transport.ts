@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 // undici's request API, proxy agent and errors by path: its index loads fetch, WebSocket,
-// caches and mocks too, which a one-shot command would pay for at every start.
+// caches and mocks too, which a one-shot command would pay for at every start. Not undici's
+// public API: test/client/undici-internals.test.ts fails when an upgrade moves them.
 import request from 'undici/lib/api/api-request.js';
 import undiciErrors from 'undici/lib/core/errors.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { PassThrough } from 'node:stream';
+import { buildProgram } from '../../src/cli/program.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 
 /**
  * bin/reportctl.js compiles dist/main.cjs from V8's code cache that the build leaves beside
@@ -199,5 +202,28 @@ describe('V8 code cache of dist/main.cjs', () => {
     } else {
       expect(existsSync(cacheDir)).toBe(false);
     }
+  });
+});
+
+/** The top-level commands that never reach the service: the bin compiles them from the offline cache. */
+const OFFLINE_GROUPS = ['config', 'formula', 'serve', 'admin', 'completion', 'help'];
+
+describe('the bin picks the client cache for exactly the client groups', () => {
+  it('CLIENT_GROUPS in bin/reportctl.js is every top-level command that is not offline', () => {
+    const bin = readFileSync(join(ROOT, 'bin', 'reportctl.js'), 'utf8');
+    const listed = /const CLIENT_GROUPS = new Set\((\[[^\]]*\])\)/.exec(bin)?.[1];
+    expect(listed, 'CLIENT_GROUPS in bin/reportctl.js').toBeDefined();
+    const clientGroups = (JSON.parse(listed!.replaceAll("'", '"')) as string[]).sort();
+    const deps = systemDeps({
+      io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() },
+      env: {},
+      clock: { now: () => 0, sleep: async () => {} },
+      signal: new AbortController().signal,
+    });
+    // Hidden ones (__complete) too: they load the client like any other.
+    const tree = buildProgram(deps, () => {}).commands.map((command) => command.name());
+    // A new top-level command fails here until it is put in one of the two lists.
+    expect(clientGroups).toEqual(tree.filter((name) => !OFFLINE_GROUPS.includes(name)).sort());
+    expect(OFFLINE_GROUPS.filter((name) => !tree.includes(name))).toEqual([]);
   });
 });

@@ -43,6 +43,12 @@ describe('refusing a stale build', () => {
     expect(staleBuild(script)).toMatch(/^dist\/ is older than src\/: run npm run build \(scripts.build\.mjs changed/);
   });
 
+  it("a changed piece of the build's (scripts/build/) is refused too", () => {
+    const root = freshTree();
+    touch(root, 'scripts/build/vendor.mjs', AFTER);
+    expect(staleBuild(root)).toMatch(/\(scripts.build.vendor\.mjs changed after the build\)$/);
+  });
+
   it('one bundle left from an older build is enough to refuse', () => {
     const root = freshTree();
     touch(root, 'src/main.ts', new Date('2026-03-01T12:30:00Z'));

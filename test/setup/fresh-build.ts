@@ -1,10 +1,12 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What the build reads besides src/. */
 const BUILD_INPUTS = ['scripts/build.mjs'];
+/** The build's pieces, one module each (none in a copy made before they were split out). */
+const BUILD_PIECES = 'scripts/build';
 
 /** The newest file under `dir`, with its modification time. */
 function newestFile(dir: string): { path: string; mtimeMs: number } | undefined {
@@ -20,7 +22,7 @@ function newestFile(dir: string): { path: string; mtimeMs: number } | undefined 
 
 /**
  * Why dist/ in `root` does not reflect its sources, or undefined when it does: dist/ is
- * missing, or a file in src/ (or scripts/build.mjs) changed after the oldest bundle was written.
+ * missing, or a file in src/ (or scripts/build.mjs, scripts/build/) changed after the oldest bundle was written.
  */
 export function staleBuild(root: string): string | undefined {
   let bundles: { path: string; mtimeMs: number }[];
@@ -33,7 +35,8 @@ export function staleBuild(root: string): string | undefined {
   }
   if (bundles.length === 0) return 'dist/ has no build: run npm run build';
   const built = bundles.reduce((oldest, bundle) => (bundle.mtimeMs < oldest.mtimeMs ? bundle : oldest));
-  const inputs = [newestFile(join(root, 'src')), ...BUILD_INPUTS.map((path) => ({ path: join(root, path), mtimeMs: statSync(join(root, path)).mtimeMs }))];
+  const pieces = existsSync(join(root, BUILD_PIECES)) ? newestFile(join(root, BUILD_PIECES)) : undefined;
+  const inputs = [newestFile(join(root, 'src')), pieces, ...BUILD_INPUTS.map((path) => ({ path: join(root, path), mtimeMs: statSync(join(root, path)).mtimeMs }))];
   const changed = inputs.find((input) => input !== undefined && input.mtimeMs > built.mtimeMs);
   if (changed === undefined) return undefined;
   return `dist/ is older than src/: run npm run build (${relative(root, changed.path)} changed after the build)`;
