@@ -42,6 +42,14 @@ export function canPrompt(io: IOStreams, env: Env, noInputFlag: boolean | undefi
   return io.stdout.isTTY === true && io.stdin.isTTY === true;
 }
 
+/**
+ * Moves up to the first of the `lines` last drawn and clears to the end of the screen, so a
+ * frame can be drawn again in place. Nothing when nothing was drawn.
+ */
+export function eraseLines(lines: number): string {
+  return lines > 0 ? `\u001b[${lines}A\r\u001b[J` : '';
+}
+
 export function writeLine(stream: Writable, line = ''): void {
   stream.write(line + '\n');
 }

@@ -2,7 +2,7 @@ import type { QueueRun } from '../../../contract/index.js';
 import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { terminalWidth, writeLine } from '../../io.js';
+import { eraseLines, terminalWidth, writeLine } from '../../io.js';
 import { jsonText, paint, statusColor, type Segment } from '../../output.js';
 import { escapeControls } from '../../sanitize.js';
 import { secondsOption } from '../../option-parsers.js';
@@ -146,7 +146,7 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
   let last: QueueRun | undefined;
   const draw = (lines: string[]) => {
     // Up to the first line of the previous frame, clear everything below, draw again.
-    out.write((drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : '') + lines.map((line) => line + '\n').join(''));
+    out.write(eraseLines(drawn) + lines.map((line) => line + '\n').join(''));
     drawn = lines.length;
   };
   return {
