@@ -4,9 +4,6 @@ import { systemClock } from './cli/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/errors.js';
 
-/** 128 + SIGPIPE: stdout was closed before everything was written to it. */
-const CLOSED_PIPE = 141;
-
 /** Runs the command on the command line, and ends the process with its exit code. */
 export function main(): void {
   const interrupt = new AbortController();
@@ -22,10 +19,11 @@ export function main(): void {
     });
   }
   let finished = false;
-  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace. A command that
-  // had not finished was cut short: not a success, but 141, the status SIGPIPE would give.
+  // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace: the reader has
+  // what it wanted. A command that must know its output arrived (`templates pull`) sees the
+  // failed write first and sets its exit code before this ends the process.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(finished ? (process.exitCode ?? 0) : CLOSED_PIPE);
+    if (error.code === 'EPIPE') setImmediate(() => process.exit(process.exitCode ?? 0));
   });
 
   const argv = process.argv.slice(2);

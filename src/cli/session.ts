@@ -2,8 +2,8 @@ import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type
 import type { ApiTuning, CliDeps, GlobalOptions, Progress, Session } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
-import { colorEnabled, isStderrTTY, writeLine } from './io.js';
-import { loadStyle } from './style.js';
+import { isStderrTTY, writeLine } from './io.js';
+import { styleFor } from './style.js';
 import { escapeControls } from './sanitize.js';
 import { importPackage } from './import-package.js';
 import { serviceApi } from '../client/api.js';
@@ -71,7 +71,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
   if (elsewhere) throw elsewhere;
   const settings = { ...configured, baseUrl: baseUrl.url };
   const { ApiClient } = await import('../client/http.js');
-  const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+  const style = await styleFor(deps, options.color);
   const progress = await startProgress(deps);
   const tty = isStderrTTY(deps.io);
   const timeoutMs = tuning.timeoutMs ?? timeoutFrom(deps.env);

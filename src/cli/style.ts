@@ -1,5 +1,5 @@
 import { importPackage } from './import-package.js';
-import type { Env } from './io.js';
+import { colorEnabled, type Env, type IOStreams } from './io.js';
 
 /** Colour functions. Plain identity when colour is off, so chalk is loaded only when it is on. */
 export interface Style {
@@ -12,6 +12,8 @@ export interface Style {
   bold(text: string): string;
   /** `text` in a colour given as #rrggbb (the terminal's nearest, at the level chalk is set to). */
   hex(colour: string, text: string): string;
+  /** `text` in exactly #rrggbb (24-bit), for a swatch that must show the colour itself. */
+  truecolor(colour: string, text: string): string;
 }
 
 const identity = (text: string): string => text;
@@ -25,7 +27,16 @@ export const plainStyle: Style = {
   dim: identity,
   bold: identity,
   hex: (_colour, text) => text,
+  truecolor: (_colour, text) => text,
 };
+
+/**
+ * The style for one of the command's streams, with colour as io.ts decides it: the one way a
+ * verb gets colour, so no verb decides it itself.
+ */
+export function styleFor(deps: { io: IOStreams; env: Env }, colorFlag: boolean | undefined, stream: 'stdout' | 'stderr' = 'stdout'): Promise<Style> {
+  return loadStyle(colorEnabled(deps.io, deps.env, colorFlag, stream), deps.env);
+}
 
 /**
  * The style for a stream where colour is `enabled` (see io.ts). With `env`, `hex` uses 256
@@ -37,6 +48,7 @@ export async function loadStyle(enabled: boolean, env?: Env): Promise<Style> {
   // chalk does not read NO_COLOR itself; the level follows our own rules (see io.ts).
   const chalk = new Chalk({ level: 1 });
   const rich = env !== undefined && has256Colours(env) ? new Chalk({ level: 2 }) : chalk;
+  const exact = new Chalk({ level: 3 });
   return {
     enabled: true,
     red: (text) => chalk.red(text),
@@ -46,6 +58,7 @@ export async function loadStyle(enabled: boolean, env?: Env): Promise<Style> {
     dim: (text) => chalk.dim(text),
     bold: (text) => chalk.bold(text),
     hex: (colour, text) => rich.hex(colour)(text),
+    truecolor: (colour, text) => exact.hex(colour)(text),
   };
 }
 

@@ -47,3 +47,35 @@ export interface Call extends Span {
 }
 
 export type Node = NumberLiteral | Identifier | Unary | Binary | Call;
+
+const NO_CHILDREN: readonly Node[] = [];
+
+/** A node's operands in reading order. */
+export function children(node: Node): readonly Node[] {
+  switch (node.kind) {
+    case 'unary':
+      return [node.operand];
+    case 'binary':
+      return [node.left, node.right];
+    case 'call':
+      return node.args;
+    default:
+      return NO_CHILDREN;
+  }
+}
+
+/**
+ * Every node, each after its children and siblings left to right (post-order), so a walk can
+ * keep its children's answers on a stack: the one walk of evaluate, print and the rule check.
+ * Built with an explicit stack, so a tree of any depth walks.
+ */
+export function postOrder(root: Node): Node[] {
+  const reversed: Node[] = [];
+  const pending: Node[] = [root];
+  // Root, then right to left: the reverse of post-order.
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    reversed.push(node);
+    for (const child of children(node)) pending.push(child);
+  }
+  return reversed.reverse();
+}

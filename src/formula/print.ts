@@ -1,4 +1,4 @@
-import type { Node } from './ast.js';
+import { postOrder, type Node } from './ast.js';
 
 const ADDITIVE = 1;
 const MULTIPLICATIVE = 2;
@@ -14,50 +14,35 @@ function precedence(node: Node): number {
  * Canonical text: single spaces around binary operators, `, ` between arguments, numbers
  * as written, and only the parentheses the tree needs (operators are left-associative, so
  * a right operand of equal precedence keeps its parentheses). `parse(print(ast))` yields
- * `ast` again, spans aside. Iterative, so any depth of tree prints.
+ * `ast` again, spans aside. One post-order walk (ast.ts), so any depth of tree prints.
  */
 export function print(ast: Node): string {
-  const out: string[] = [];
-  // Work items popped in order: a node to print, or literal text to emit.
-  const work: (Node | string)[] = [ast];
-  const pushChild = (child: Node, parenthesise: boolean): void => {
-    if (parenthesise) work.push(')', child, '(');
-    else work.push(child);
-  };
-  for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    if (typeof item === 'string') {
-      out.push(item);
-      continue;
-    }
-    switch (item.kind) {
+  // Each node's text, children's below their parent's once post-order reaches it.
+  const texts: string[] = [];
+  const pop = (): string => texts.pop() ?? '';
+  const wrap = (text: string, parenthesise: boolean): string => (parenthesise ? `(${text})` : text);
+  for (const node of postOrder(ast)) {
+    switch (node.kind) {
       case 'number':
-        out.push(item.raw);
+        texts.push(node.raw);
         break;
       case 'identifier':
-        out.push(item.name);
+        texts.push(node.name);
         break;
       case 'unary':
-        out.push(item.op);
-        pushChild(item.operand, precedence(item.operand) < UNARY);
+        texts.push(node.op + wrap(pop(), precedence(node.operand) < UNARY));
         break;
       case 'binary': {
-        const own = precedence(item);
-        pushChild(item.right, precedence(item.right) <= own);
-        work.push(` ${item.op} `);
-        pushChild(item.left, precedence(item.left) < own);
+        const own = precedence(node);
+        const right = wrap(pop(), precedence(node.right) <= own);
+        const left = wrap(pop(), precedence(node.left) < own);
+        texts.push(`${left} ${node.op} ${right}`);
         break;
       }
       case 'call':
-        out.push(item.callee, '(');
-        work.push(')');
-        for (let i = item.args.length - 1; i >= 0; i--) {
-          const arg = item.args[i];
-          if (arg === undefined) continue;
-          work.push(arg);
-          if (i > 0) work.push(', ');
-        }
+        texts.push(`${node.callee}(${texts.splice(texts.length - node.args.length).join(', ')})`);
         break;
     }
   }
-  return out.join('');
+  return pop();
 }

@@ -1,4 +1,4 @@
-import type { Binary, Call, Identifier, Node } from './ast.js';
+import { postOrder, type Binary, type Call, type Identifier, type Node } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { arityOf } from './functions.js';
 import * as messages from './rule-messages.js';
@@ -117,13 +117,10 @@ class RuleWalk {
     }
   }
 
-  /** `visit` with explicit stacks: children first, their answers on `mentions`. */
+  /** `visit` for any depth: ast.ts's post-order, children's answers on `mentions`. */
   visitDeep(root: Node): boolean {
-    const nodes: Node[] = [root];
-    const childrenDone: boolean[] = [false];
     const mentions: boolean[] = [];
-    for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
-      const ready = childrenDone.pop() === true;
+    for (const node of postOrder(root)) {
       switch (node.kind) {
         case 'number':
           mentions.push(false);
@@ -132,40 +129,22 @@ class RuleWalk {
           mentions.push(this.identifier(node));
           break;
         case 'unary':
-          // Once its operand is done, the operand's answer is the unary's too.
-          if (!ready) {
-            nodes.push(node, node.operand);
-            childrenDone.push(true, false);
-          }
+          // The operand's answer is the unary's too.
           break;
-        case 'binary':
-          if (ready) {
-            const right = mentions.pop() === true;
-            const left = mentions.pop() === true;
-            this.binary(node, right);
-            mentions.push(left || right);
-          } else {
-            nodes.push(node, node.right, node.left);
-            childrenDone.push(true, false, false);
-          }
+        case 'binary': {
+          const right = mentions.pop() === true;
+          const left = mentions.pop() === true;
+          this.binary(node, right);
+          mentions.push(left || right);
           break;
-        case 'call':
-          if (ready) {
-            let eps = false;
-            for (let i = 0; i < node.args.length; i++) if (mentions.pop() === true) eps = true;
-            mentions.push(eps);
-          } else {
-            this.call(node);
-            nodes.push(node);
-            childrenDone.push(true);
-            for (let i = node.args.length - 1; i >= 0; i--) {
-              const arg = node.args[i];
-              if (arg === undefined) continue;
-              nodes.push(arg);
-              childrenDone.push(false);
-            }
-          }
+        }
+        case 'call': {
+          this.call(node);
+          let eps = false;
+          for (let i = 0; i < node.args.length; i++) if (mentions.pop() === true) eps = true;
+          mentions.push(eps);
           break;
+        }
       }
     }
     return mentions.pop() === true;

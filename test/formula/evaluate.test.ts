@@ -43,4 +43,13 @@ describe('evaluate', () => {
     expect(() => evaluate(tree('log(2)'), {})).toThrow(/unknown function `log`/);
     expect(() => evaluate(tree('sqrt(1, 2)'), {})).toThrow(/exactly one argument/);
   });
+
+  it('names the first bad call as the text reads: the outer before the inner, the left before the right', () => {
+    expect(() => evaluate(tree('log(ln(2))'), {})).toThrow(/unknown function `log`/);
+    expect(() => evaluate(tree('abs(1) + log(2) + ln(3)'), {})).toThrow(/unknown function `log`/);
+  });
+
+  it('names missing values before any bad call', () => {
+    expect(() => evaluate(tree('log(x)'), {})).toThrow(/no value for `x`/);
+  });
 });

@@ -2,14 +2,12 @@
 // process registers only the verb, with a run that records what it was given, so a table of
 // argv rows shows the options and arguments each one yields, or the usage error (exit 2).
 // No service, no prompt, no file is touched.
-import { PassThrough, Readable, Writable } from 'node:stream';
 import { expect, it } from 'vitest';
 import type { Wrap } from '../../src/cli/action.js';
-import { systemClock, type CliDeps } from '../../src/cli/context.js';
+import type { CliDeps } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/program.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
 import type { Root } from '../../src/cli/verb.js';
-import { cleanEnv } from './cli.js';
+import { testDeps } from './test-deps.js';
 
 /** Stands for the verb's run: takes whatever options and arguments the verb's run would. */
 type Recorder = (options: object, ...args: unknown[]) => Promise<void>;
@@ -27,25 +25,9 @@ export interface Parsed {
 /** The root's negatable switches at their defaults, left out so a row shows what it sets. */
 const ROOT_DEFAULTS: Record<string, unknown> = { color: true, input: true };
 
-/**
- * Dependencies with stderr kept; nothing else is reached before the run, which is replaced.
- * Not in-process.ts's testDeps: that module loads the embedded server, which parsing never needs.
- */
-function parsingDeps(): { deps: CliDeps; stderr: () => string } {
-  let text = '';
-  const stderr = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr };
-  const deps = systemDeps({ io, env: cleanEnv(), clock: systemClock, signal: new AbortController().signal });
-  return { deps, stderr: () => text };
-}
-
 export async function parseVerb(register: RegisterVerb, argv: string[]): Promise<Parsed> {
-  const { deps, stderr } = parsingDeps();
+  // Nothing but stderr is reached before the run, which is replaced.
+  const { deps, stderr } = testDeps();
   let ran: { options: Record<string, unknown>; args: unknown[] } | undefined;
   const record = async (options: object, ...args: unknown[]) => {
     const set = Object.entries(options).filter(([name, value]) => ROOT_DEFAULTS[name] !== value);

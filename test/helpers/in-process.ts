@@ -4,81 +4,21 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { MockAgent, type Dispatcher } from 'undici';
+import { MockAgent } from 'undici';
 import { expect, onTestFinished } from 'vitest';
 import type { IssuedKey } from '../../src/server/store/index.js';
-import type { CliDeps, Clock } from '../../src/cli/context.js';
+import type { CliDeps } from '../../src/cli/context.js';
 import type { Editor } from '../../src/cli/editor.js';
 import { EditorFailed } from '../../src/cli/editor.js';
 import { runCli } from '../../src/cli/program.js';
 import type { Choice, Prompter, SEPARATOR } from '../../src/cli/prompter.js';
-import { systemClock } from '../../src/cli/context.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
 import { startServer, type RunningServer } from '../../src/server/listen.js';
-import { cleanEnv, type CliResult } from './cli.js';
+import type { CliResult } from './cli.js';
 import { adminOn, suiteWith, type ServiceUnderTest } from './server.js';
 
-/** A stream that keeps what is written to it. */
-class Captured extends Writable {
-  text = '';
-  isTTY?: boolean;
-  columns?: number;
-  constructor(tty: boolean, columns?: number) {
-    super({ decodeStrings: false });
-    if (tty) {
-      this.isTTY = true;
-      this.columns = columns ?? 100;
-    }
-  }
-  override _write(chunk: unknown, _encoding: BufferEncoding, done: () => void): void {
-    this.text += typeof chunk === 'string' ? chunk : String(chunk);
-    done();
-  }
-}
+import { testDeps, type InProcessOptions } from './test-deps.js';
 
-export interface InProcessOptions {
-  env?: Record<string, string | undefined>;
-  /** What stdin holds (ended after it). */
-  input?: string;
-  /** Which streams claim to be a terminal (prompts need stdin and stdout). */
-  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
-  prompter?: Prompter;
-  editor?: Editor;
-  clock?: Clock;
-  signal?: AbortSignal;
-  dispatcher?: Dispatcher;
-  nodeVersion?: string;
-}
-
-export interface InProcessDeps {
-  deps: CliDeps;
-  stdout(): string;
-  stderr(): string;
-}
-
-/** Dependencies as main.ts builds them, with the streams captured and the fakes given. */
-export function testDeps(options: InProcessOptions = {}): InProcessDeps {
-  const tty = options.tty ?? {};
-  const stdin = Object.assign(Readable.from(options.input === undefined ? [] : [options.input]), tty.stdin ? { isTTY: true } : {});
-  const stdout = new Captured(tty.stdout === true, tty.columns);
-  const stderr = new Captured(tty.stderr === true, tty.columns);
-  const deps = systemDeps(
-    {
-      io: { stdin, stdout, stderr },
-      env: cleanEnv(options.env),
-      clock: options.clock ?? systemClock,
-      signal: options.signal ?? new AbortController().signal,
-      ...(options.nodeVersion !== undefined ? { nodeVersion: options.nodeVersion } : {}),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    },
-    {
-      prompter: options.prompter ?? refusingPrompter,
-      ...(options.editor ? { editor: options.editor } : {}),
-    },
-  );
-  return { deps, stdout: () => stdout.text, stderr: () => stderr.text };
-}
+export { refusingPrompter, testDeps, type InProcessDeps, type InProcessOptions } from './test-deps.js';
 
 /** What a verb's `run` prints on stdout, given dependencies with captured streams. */
 export async function stdoutOf(run: (deps: CliDeps) => Promise<unknown>): Promise<string> {
@@ -100,10 +40,6 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
   return { code, signal: null, stdout: stdout(), stderr: stderr() };
 }
 
-/** The prompter for tests that expect no question: any question fails. */
-export const refusingPrompter: Prompter = new Proxy({} as Prompter, {
-  get: (_target, kind) => (question: { message: string }) => Promise.reject(new Error(`unexpected ${String(kind)} prompt: ${question.message}`)),
-});
 
 type PromptKind = keyof Prompter;
 /**

@@ -555,10 +555,13 @@ describe('the extremes, each once', () => {
       JSON.stringify({ ...targetBody, constructor: 1 }),
     ];
     for (const route of BODY_ROUTES) {
+      // The deprecated search ignores fields it does not know (old clients send them): a page,
+      // unless the body parser already refused a `__proto__` key.
+      const ignoresUnknown = route.path === '/api/v0/analyses';
       for (const body of bodies) {
         const answer = await post(route.path.replace('{id}', target.id), body, 'application/json', route.method);
-        expect(answerProblem(answer, route.method, []), `${route.method} ${route.path}: ${body.slice(0, 80)}`).toBeNull();
-        expect(answer.status).toBe(400);
+        expect(answerProblem(answer, route.method, ignoresUnknown ? [200] : []), `${route.method} ${route.path}: ${body.slice(0, 80)}`).toBeNull();
+        expect(ignoresUnknown ? [200, 400] : [400]).toContain(answer.status);
       }
     }
     expect(await snapshot()).toBe(before);

@@ -4,7 +4,7 @@ import type { Fixtures } from '../../contract/fixtures.js';
 import type { accountsRepository } from './accounts.js';
 import type { analysesRepository } from './analyses.js';
 import { FixtureError } from './errors.js';
-import type { queueRunsRepository } from './queueRuns.js';
+import type { queueRunsRepository } from './queue-runs.js';
 import type { queuesRepository } from './queues.js';
 
 /** The repositories fixtures are written through. */

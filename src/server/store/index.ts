@@ -7,7 +7,7 @@ import { faultsRepository } from './faults.js';
 import { snapshotReader, type StoreContext } from './repository-context.js';
 import type { Fixtures } from '../../contract/fixtures.js';
 import { applyFixtures } from './fixtures.js';
-import { queueRunsRepository } from './queueRuns.js';
+import { queueRunsRepository } from './queue-runs.js';
 import { snapshotsRepository } from './snapshot.js';
 import { queuesRepository } from './queues.js';
 import { steppedReader } from './readers.js';
@@ -78,5 +78,5 @@ export { DEFAULT_TEMPLATE_LIMIT, hashApiKey, type Account, type ApiKeyInfo, type
 export type { TemplateFilter, TemplateLimitExceeded } from './templates.js';
 export type { AnalysisFilter, NewAnalysis } from './analyses.js';
 export type { NewQueue } from './queues.js';
-export type { EnqueueOptions, RunFinished } from './queueRuns.js';
+export type { EnqueueOptions, RunFinished } from './queue-runs.js';
 export type { StoreContext } from './repository-context.js';

@@ -3,7 +3,7 @@ import type { Snapshot } from '../../contract/snapshot.js';
 import { catalogNames } from './catalogs.js';
 import { columns as analysisColumns, toAnalysis, type AnalysisRow } from './analyses.js';
 import type { StoreContext } from './repository-context.js';
-import { columns as runColumns, toRun, type RunRow } from './queueRuns.js';
+import { columns as runColumns, toRun, type RunRow } from './queue-runs.js';
 import { toQueue, type QueueRow } from './queues.js';
 
 /** A snapshot's tables; format, version and exportedAt are the caller's. */

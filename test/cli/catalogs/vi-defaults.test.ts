@@ -44,4 +44,17 @@ describe('catalogs vi-defaults', () => {
     const noColorFlag = await runInProcess(['catalogs', 'vi-defaults', '--no-color'], { env: { ...suite.env, FORCE_COLOR: '1' } });
     expect(noColorFlag.stdout).not.toMatch(ANSI);
   });
+
+  it('with colour, each accent swatch is painted in exactly its 24-bit colour', async () => {
+    const defaults = (await api(suite.server, 'GET', '/api/v2/catalogs/vegetation-index-defaults', { key: suite.account.apiKey })).body as {
+      accentColors: Record<string, string>;
+    };
+    const result = await runInProcess(['catalogs', 'vi-defaults'], { env: suite.env, tty: { stdout: true, columns: 200 } });
+    const accents = Object.values(defaults.accentColors);
+    expect(accents.length).toBeGreaterThan(0);
+    for (const accent of accents) {
+      const [r, g, b] = [1, 3, 5].map((at) => parseInt(accent.slice(at, at + 2), 16));
+      expect(result.stdout).toContain(`\u001b[38;2;${r};${g};${b}m■\u001b[39m ${accent}`);
+    }
+  });
 });

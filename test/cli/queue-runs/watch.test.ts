@@ -10,7 +10,7 @@ import { fakeClock } from '../../helpers/clock.js';
 import { api, closedUrl, tempDir } from '../../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess, startInProcessService, testDeps, type InProcessService } from '../../helpers/in-process.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { inPlace } from '../../../src/cli/commands/queue-runs/support/redraw.js';
+import { inPlace } from '../../../src/cli/redraw.js';
 import { testWith } from '../../helpers/programs.js';
 import { BIN, cleanEnv } from '../../helpers/cli.js';
 import { execFile, spawnSync } from 'node:child_process';

@@ -4,6 +4,7 @@ import { printJson, printTable, printFields, type Column } from '../../output.js
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { writeLine } from '../../io.js';
+import type { Style } from '../../style.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -31,11 +32,10 @@ interface IndexRow {
 const SWATCH = '■';
 
 /** The swatch block painted in the index's own accent colour (24-bit, like the palette itself). */
-function paintSwatch(text: string, hex: string | undefined): string {
+function paintSwatch(style: Style, text: string, hex: string | undefined): string {
   const match = hex === undefined ? null : /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
   if (!match || !text.startsWith(SWATCH)) return text;
-  const [r, g, b] = match.slice(1).map((part) => parseInt(part, 16));
-  return `\u001b[38;2;${r};${g};${b}m${SWATCH}\u001b[39m${text.slice(SWATCH.length)}`;
+  return style.truecolor(hex!, SWATCH) + text.slice(SWATCH.length);
 }
 
 function scaleRange(scale: ColorScale | undefined): string {
@@ -59,7 +59,7 @@ export async function runCatalogsViDefaults(options: CatalogsViDefaultsOptions, 
   const columns: Column<IndexRow>[] = [
     { header: 'INDEX', value: (row) => row.indexName, color: (text, _row, s) => s.bold(text) },
     // The swatch is part of the value so the table sizes the column for it; colour only paints it.
-    { header: 'ACCENT', value: (row) => (style.enabled && row.accent ? `${SWATCH} ` : '') + (row.accent ?? '-'), color: (text, row) => paintSwatch(text, row.accent) },
+    { header: 'ACCENT', value: (row) => (style.enabled && row.accent ? `${SWATCH} ` : '') + (row.accent ?? '-'), color: (text, row, s) => paintSwatch(s, text, row.accent) },
     { header: 'SCALE', value: (row) => scaleRange(row.scale) },
   ];
   await printTable(deps, style, columns, rows);

@@ -4,8 +4,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { readConfig } from '../../config.js';
 import { describeSettings } from './support/settings.js';
-import { loadStyle } from '../../style.js';
-import { colorEnabled } from '../../io.js';
+import { styleFor } from '../../style.js';
 
 interface Row {
   key: string;
@@ -39,7 +38,7 @@ export async function runConfigList(options: ConfigListOptions, deps: CliDeps): 
     const settings = Object.fromEntries(rows.map((row) => [row.key, { value: row.value ?? null, source: row.source }]));
     return printJson(deps, { configFile: config.path, profiles, settings });
   }
-  const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+  const style = await styleFor(deps, options.color);
   const columns: Column<Row>[] = [
     { header: 'KEY', value: (row) => row.key, color: (text, _row, s) => s.bold(text) },
     { header: 'VALUE', value: (row) => row.value ?? '-' },

@@ -2,10 +2,10 @@ import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { asFileError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { colorEnabled, isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
+import { isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { loadStyle } from '../../style.js';
+import { styleFor } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 import { readFile } from 'node:fs/promises';
 
@@ -104,7 +104,7 @@ export async function runFormulaCheck(
   rules: FormulaRules = defaultFormulaRules,
 ): Promise<ExitCodeValue> {
   const lines = await formulasToCheck(options, deps);
-  const style = options.json ? undefined : await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+  const style = options.json ? undefined : await styleFor(deps, options.color);
   const tty = isStdoutTTY(deps.io);
   const width = terminalWidth(deps.io);
   let invalid = 0;

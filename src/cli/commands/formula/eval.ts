@@ -4,10 +4,10 @@ import { defaultFormulaRules } from '../../../formula/rules.js';
 import { nearestName } from '../../../formula/did-you-mean.js';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
+import { isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { loadStyle } from '../../style.js';
+import { styleFor } from '../../style.js';
 import { formulaReport } from './check.js';
 import { renderReport } from './render.js';
 
@@ -70,7 +70,7 @@ export async function runFormulaEval(options: FormulaEvalOptions & { formula: st
     if (options.json) {
       writeLine(deps.io.stdout, JSON.stringify(report));
     } else {
-      const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
+      const style = await styleFor(deps, options.color, 'stderr');
       writeLine(deps.io.stderr, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
     }
     throw new SilentFailure(ExitCode.failed, 'the formula is invalid', { code: 'FORMULA_INVALID' });

@@ -1,10 +1,10 @@
 import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { colorEnabled, isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
+import { isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { loadStyle } from '../../style.js';
+import { styleFor } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 
 const verb = (parent: Parent) =>
@@ -51,7 +51,7 @@ export async function runFormulaValidate(options: FormulaValidateOptions & { for
   if (options.json) {
     writeLine(deps.io.stdout, JSON.stringify(report));
   } else {
-    const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+    const style = await styleFor(deps, options.color);
     writeLine(deps.io.stdout, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
   }
   if (!report.valid) throw new SilentFailure(ExitCode.failed, 'the service found the formula invalid', { code: 'FORMULA_INVALID' });

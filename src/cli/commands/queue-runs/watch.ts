@@ -10,7 +10,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Style } from '../../style.js';
 import { currentStep, stepsDone, stepSymbol } from './support/columns.js';
-import { inPlace } from './support/redraw.js';
+import { inPlace } from '../../redraw.js';
 import { findQueueRun } from '../../../client/api.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 import { resolveQueueRunId } from '../../resolve.js';

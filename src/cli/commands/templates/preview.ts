@@ -2,12 +2,12 @@ import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
 import type { Preview } from '../../../preview/index.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { colorEnabled, isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
+import { isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
 import { choiceOption } from '../../list-options.js';
 import { integerOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { loadStyle } from '../../style.js';
+import { styleFor } from '../../style.js';
 import { connect } from '../../session.js';
 import { resolveTemplate } from '../../resolve.js';
 import { escapeControls } from '../../sanitize.js';
@@ -82,12 +82,11 @@ export async function runTemplatesPreview(reference: string | undefined, options
     await writeData(deps.io.stdout, jsonText(deps, summary(preview, { svg: preview.svg })) + '\n');
   } else if (isStdoutTTY(deps.io)) {
     const { sketchPage } = await import('../../../preview/sketch.js');
-    const colour = colorEnabled(deps.io, deps.env, options.color);
-    const style = await loadStyle(colour, deps.env);
+    const style = await styleFor(deps, options.color);
     const lines = sketchPage(layout, {
       columns: terminalWidth(deps.io),
       ...(deps.io.stdout.rows ? { rows: deps.io.stdout.rows } : {}),
-      colour,
+      colour: style.enabled,
       paint: (text, hex) => style.hex(hex, text),
     });
     await writeData(deps.io.stdout, lines.join('\n') + '\n');
@@ -138,7 +137,7 @@ function summary(preview: Preview, rest: { svg: string } | { out: string }) {
 
 async function reportProblems(problems: string[], options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
   if (problems.length === 0 || options.json) return;
-  const style = await loadStyle(colorEnabled(deps.io, deps.env, options.color, 'stderr'));
+  const style = await styleFor(deps, options.color, 'stderr');
   writeLine(deps.io.stderr, style.yellow(problems.length === 1 ? '1 problem:' : `${problems.length} problems:`));
   for (const problem of problems) writeLine(deps.io.stderr, escapeControls(`  ${problem}`));
 }

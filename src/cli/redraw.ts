@@ -1,4 +1,4 @@
-import { terminalWidth, type IOStreams } from '../../../io.js';
+import { terminalWidth, type IOStreams } from './io.js';
 
 // Colours take no room on screen.
 // eslint-disable-next-line no-control-regex

@@ -1,0 +1,76 @@
+// The dependencies every CLI test builds: captured streams, which of them claim a terminal,
+// and fakes for the prompter, editor, clock and network. Server-free, so a test that only
+// parses flags (flags.ts) loads no more than the CLI; in-process.ts adds the service.
+import { Readable, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { systemClock, type CliDeps, type Clock } from '../../src/cli/context.js';
+import type { Editor } from '../../src/cli/editor.js';
+import type { Prompter } from '../../src/cli/prompter.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
+import { cleanEnv } from './cli.js';
+
+/** A stream that keeps what is written to it. */
+class Captured extends Writable {
+  text = '';
+  isTTY?: boolean;
+  columns?: number;
+  constructor(tty: boolean, columns?: number) {
+    super({ decodeStrings: false });
+    if (tty) {
+      this.isTTY = true;
+      this.columns = columns ?? 100;
+    }
+  }
+  override _write(chunk: unknown, _encoding: BufferEncoding, done: () => void): void {
+    this.text += typeof chunk === 'string' ? chunk : String(chunk);
+    done();
+  }
+}
+
+export interface InProcessOptions {
+  env?: Record<string, string | undefined>;
+  /** What stdin holds (ended after it). */
+  input?: string;
+  /** Which streams claim to be a terminal (prompts need stdin and stdout). */
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+  prompter?: Prompter;
+  editor?: Editor;
+  clock?: Clock;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  nodeVersion?: string;
+}
+
+export interface InProcessDeps {
+  deps: CliDeps;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Dependencies as main.ts builds them, with the streams captured and the fakes given. */
+export function testDeps(options: InProcessOptions = {}): InProcessDeps {
+  const tty = options.tty ?? {};
+  const stdin = Object.assign(Readable.from(options.input === undefined ? [] : [options.input]), tty.stdin ? { isTTY: true } : {});
+  const stdout = new Captured(tty.stdout === true, tty.columns);
+  const stderr = new Captured(tty.stderr === true, tty.columns);
+  const deps = systemDeps(
+    {
+      io: { stdin, stdout, stderr },
+      env: cleanEnv(options.env),
+      clock: options.clock ?? systemClock,
+      signal: options.signal ?? new AbortController().signal,
+      ...(options.nodeVersion !== undefined ? { nodeVersion: options.nodeVersion } : {}),
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    },
+    {
+      prompter: options.prompter ?? refusingPrompter,
+      ...(options.editor ? { editor: options.editor } : {}),
+    },
+  );
+  return { deps, stdout: () => stdout.text, stderr: () => stderr.text };
+}
+
+/** The prompter for tests that expect no question: any question fails. */
+export const refusingPrompter: Prompter = new Proxy({} as Prompter, {
+  get: (_target, kind) => (question: { message: string }) => Promise.reject(new Error(`unexpected ${String(kind)} prompt: ${question.message}`)),
+});
