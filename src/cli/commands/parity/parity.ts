@@ -1,6 +1,6 @@
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import { colorEnabled, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
@@ -73,8 +73,8 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
     const recording = await readRecording(options.replay);
     ignores.push(...recording.ignores);
     ({ outcomes: expected, traits } = recording);
-    const { loadStyle } = await import('../../style.js');
-    style = await loadStyle(colorEnabled(deps.io, deps.env, options.color));
+    const { styleFor } = await import('../../style.js');
+    style = await styleFor(deps, options.color);
   } else {
     const session = await deps.api(options, { retries: false });
     session.progress.stop();
