@@ -433,7 +433,9 @@ describe('the dashboard in a browser', () => {
       const card = `.run[data-run-id="${run.id}"]`;
       await result.page.waitForSelector(card);
       expect(await text(result.page, `${card} .steps-done`)).toBe('0/2 steps done');
-      await result.page.click(`${card} button[aria-controls]`);
+      // Focused and clicked in one step in the page: its polling redraws the card every 0.2 s,
+      // which would detach a handle taken first (puppeteer's click scrolls to it, then clicks).
+      await result.page.evaluate(`(() => { const button = document.querySelector(${JSON.stringify(`${card} button[aria-controls]`)}); button.focus(); button.click(); })()`);
       await result.page.waitForSelector(`${card} .timeline`);
       for (let advanced = 0; advanced < 10; advanced++) {
         const printed = advanceRun(store, run.id);

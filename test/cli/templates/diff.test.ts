@@ -336,7 +336,7 @@ describe('templates diff --format markdown and --previews', () => {
     writeFileSync(blocked, '');
     const refused = await run(['templates', 'diff', dir, '--format', 'markdown', '--previews', join(blocked, 'previews')]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--previews: cannot write \S+a-file\/previews: ENOTDIR/);
+    expect(refused.stderr).toMatch(/--previews: cannot write \S+a-file\/previews: not a directory/);
     expect(refused.stdout).toBe('');
   });
 });
