@@ -16,10 +16,13 @@ function shellBlocks(section: string): string[] {
   return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
-/** Every ```sh block of the README, with the line it starts on. */
-function allShellBlocks(): Array<{ line: number; script: string }> {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => ({ line: readme.slice(0, match.index).split('\n').length + 1, script: match[1]! }));
+/** The page of recipes the README sends CI users to. */
+const FIXTURE_DOC = 'docs/serve-as-a-fixture.md';
+
+/** Every ```sh block of the README (or of `file`), with the line it starts on. */
+function allShellBlocks(file = 'README.md'): Array<{ line: number; script: string }> {
+  const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => ({ line: text.slice(0, match.index).split('\n').length + 1, script: match[1]! }));
 }
 
 /** Runs README lines in bash, `reportctl` on PATH being the built CLI, stopping at the first failure. */
@@ -112,7 +115,7 @@ ${block!
   });
 
   describe('the CI recipes', () => {
-    const blocks = shellBlocks('The embedded service');
+    const blocks = allShellBlocks(FIXTURE_DOC).map(({ script }) => script);
     const [makeFixture, execJob, backgroundJob] = blocks.slice(-3);
     let made: string | undefined;
     /** A folder of its own holding the recipe's fixture, made once for both tests. */
@@ -155,11 +158,11 @@ ${block!
 
 describe('README shell', () => {
   testWith('shellcheck', 'every sh block passes shellcheck (as bash), with no warning', () => {
-    const blocks = allShellBlocks();
+    const blocks = ['README.md', FIXTURE_DOC].flatMap((file) => allShellBlocks(file).map((block) => ({ ...block, file })));
     expect(blocks.length).toBeGreaterThan(10);
-    const findings = blocks.flatMap(({ line, script }) => {
+    const findings = blocks.flatMap(({ file, line, script }) => {
       const checked = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', '-'], { input: script, encoding: 'utf8' });
-      return checked.stdout.split('\n').filter(Boolean).map((finding) => `README block at line ${line}: ${finding}`);
+      return checked.stdout.split('\n').filter(Boolean).map((finding) => `${file} block at line ${line}: ${finding}`);
     });
     expect(findings).toEqual([]);
   });
@@ -174,9 +177,11 @@ describe('README shell', () => {
     expect(readFileSync(join(home, '.zfunc/_reportctl'), 'utf8')).toMatch(/^#compdef reportctl/);
   });
 
-  it('--exec runs its command with /bin/sh, as the README and serve --help say', async () => {
+  it('--exec runs its command with /bin/sh, as the README, its recipes and serve --help say', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    expect(readme).toMatch(/`serve --exec COMMAND` starts the service on a free port, runs the command with `\/bin\/sh`/);
+    expect(readme).toMatch(/`serve --exec CMD` serves a fixture to one command \(run in `\/bin\/sh`\)/);
+    const recipes = readFileSync(new URL(`../${FIXTURE_DOC}`, import.meta.url), 'utf8');
+    expect(recipes).toMatch(/`serve --exec COMMAND` starts the service on a free port, runs the command with `\/bin\/sh`/);
     expect((await runCli(['serve', '--help'])).stdout).toMatch(/--exec <command> +run this command with \/bin\/sh/);
     const ran = await runCli(['serve', '--db', ':memory:', '--no-access-log', '--exec', 'echo "$0"']);
     expect(ran.code, ran.stderr).toBe(0);
