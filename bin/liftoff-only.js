@@ -1,6 +1,6 @@
 // undici's edited client-h1.js compiles its HTTP parser through here (scripts/build/source-edits.mjs). V8's
-// defaults would also optimise the WebAssembly in the background (some 300 ms of CPU for a
-// parser that reads a few answers): compiled whole with Liftoff only instead, and V8's defaults
+// defaults would also optimise the WebAssembly in the background (CPU a parser that reads a few
+// answers never pays back; docs/performance.md): compiled whole with Liftoff only instead, and V8's defaults
 // back before anything else compiles, since V8 takes a code cache (the build's, Node's own for
 // its builtins) only under the flags it was made with.
 'use strict';

@@ -18,7 +18,7 @@ export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'
 /** A file's text, or stdin's for `-`. */
 export async function readText(path: string, deps: CliDeps): Promise<string> {
   // One small document, read before anything else runs: read at once, without loading
-  // fs/promises and starting libuv's thread pool for it (some 3 ms of a command's start).
+  // fs/promises and starting libuv's thread pool for it (docs/performance.md).
   return path === '-' ? readAll(deps.io.stdin) : readFileSync(path, 'utf8');
 }
 

@@ -38,7 +38,7 @@ export function canPrompt(io: IOStreams, env: Env, noInputFlag: boolean | undefi
   if (noInputFlag === true) return false;
   if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
   // stdout first: reading stdin's isTTY creates the stdin stream, which a command piped to
-  // another never needs (some 3 ms of `templates create`'s start-up).
+  // another never needs (a measurable part of `templates create`'s start-up).
   return io.stdout.isTTY === true && io.stdin.isTTY === true;
 }
 

@@ -129,8 +129,8 @@ export const migrations: readonly Migration[] = [
   {
     version: 2,
     description: "each account's template count, kept by triggers",
-    // count(*) over an account's index entries costs ~45 ns a row: 0.45 ms per list request and
-    // per create at 10,000 templates. Triggers keep the count right whatever process writes.
+    // count(*) over an account's index entries grows with the account (docs/performance.md) on
+    // every list and every create. Triggers keep the count right whatever process writes.
     sql: `
       ALTER TABLE accounts ADD COLUMN template_count INTEGER NOT NULL DEFAULT 0 CHECK (template_count >= 0);
       UPDATE accounts SET template_count = (SELECT count(*) FROM templates t WHERE t.account_id = accounts.id);

@@ -10,7 +10,7 @@ export interface LineEdit {
 /**
  * Past this many lines removed plus added, the search for a shorter edit stops and the changed
  * part is shown as removed whole, then added whole. Myers' search costs about (lines × edits)
- * steps: this keeps a 256 KiB template with every line changed well under a second.
+ * steps: this bounds it for any template the service accepts (bench/diff-memory.mjs).
  */
 export const MAX_EDIT_LENGTH = 1_000;
 
