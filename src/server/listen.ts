@@ -64,16 +64,33 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: ServerOptions): Promise<RunningServer> {
+/** The store opened, the import or other preparation done and the demo account made; closed again if either fails. */
+function openPrepared(options: ServerOptions): { store: Store; demoKeys: DemoKeys | undefined } {
   const store = openStore(options.dbPath, { maxPageCount: options.maxPageCount, onWarning: options.warn });
-  let demoKeys: DemoKeys | undefined;
   try {
     options.prepare?.(store);
-    demoKeys = options.demo ? ensureDemoAccount(store) : undefined;
+    return { store, demoKeys: options.demo ? ensureDemoAccount(store) : undefined };
   } catch (error) {
     store.close();
     throw error;
   }
+}
+
+/** Queue runs advance in real time, one step per stepMs; returns what stops them. */
+function simulate(store: Store, stepMs: number, options: ServerOptions, demoKeys: DemoKeys | undefined): () => void {
+  return startSimulator(
+    store,
+    stepMs,
+    (error) => {
+      // A locked database only delays the runs to the next tick.
+      if (!isBusyError(error)) options.errorLog?.(error);
+    },
+    demoKeys ? nextDemoRun(store, demoKeys.accountId) : undefined,
+  );
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { store, demoKeys } = openPrepared(options);
   // From here on, requests wait for another process's lock between attempts (store/busy.ts).
   setBusyTimeout(store.db, SERVING_BUSY_TIMEOUT_MS);
   // Beside the built service (dist/embedded.cjs); from the sources, there is none.
@@ -109,18 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const stopSimulator =
-    options.simulateStepMs !== undefined
-      ? startSimulator(
-          store,
-          options.simulateStepMs,
-          (error) => {
-            // A locked database only delays the runs to the next tick.
-            if (!isBusyError(error)) options.errorLog?.(error);
-          },
-          demoKeys ? nextDemoRun(store, demoKeys.accountId) : undefined,
-        )
-      : () => {};
+  const stopSimulator = options.simulateStepMs !== undefined ? simulate(store, options.simulateStepMs, options, demoKeys) : () => {};
   return {
     url: `http://${host}:${port}`,
     dbPath: options.dbPath,

@@ -1,4 +1,4 @@
-import type { CliDeps } from '../../context.js';
+import type { CliDeps, Session } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -36,55 +36,62 @@ type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
 export async function runAuthStatus(options: AuthStatusOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const session = await deps.api(options);
-  const { settings, style } = session;
-  let state: KeyState = 'valid';
-  let detail = '';
-  if (settings.apiKey === undefined) {
-    state = 'missing';
-    detail = 'no API key';
-  } else {
-    try {
-      await session.api.templates.list({ limit: 1 });
-    } catch (error) {
-      if (error instanceof ApiResponseError && error.status === 401) {
-        state = 'rejected';
-        detail = `${error.code}: ${error.message}`;
-      } else if (error instanceof NetworkError) {
-        state = 'unreachable';
-        detail = error.message;
-      } else {
-        throw error;
-      }
-    } finally {
-      session.progress.stop();
-    }
-  }
-  const failure = {
-    valid: undefined,
-    missing: new SilentFailure(ExitCode.auth, 'no API key is set', { code: 'API_KEY_MISSING', hints: ['set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key'] }),
-    rejected: new SilentFailure(ExitCode.auth, `the service rejected the key: ${detail}`, { code: 'API_KEY_INVALID' }),
-    unreachable: new SilentFailure(ExitCode.network, detail || 'the service cannot be reached', { code: 'NETWORK_ERROR' }),
-  }[state];
+  const { state, detail } = await checkKey(session);
   // People read the status and these lines; scripts read the status and the JSON failure line.
   if (!options.json && state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
   if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${escapeControls(detail)}`);
-  if (options.json) {
-    writeLine(
-      deps.io.stdout,
-      JSON.stringify({
-        profile: settings.profileName,
-        baseUrl: settings.baseUrl,
-        baseUrlSource: settings.sources.baseUrl,
-        apiKey: settings.apiKey === undefined ? null : redactKey(settings.apiKey),
-        apiKeySource: settings.sources.apiKey,
-        keyHeader: settings.keyHeader,
-        status: state,
-        ...(detail ? { message: detail } : {}),
-      }),
-    );
-    if (failure) throw failure;
-    return ExitCode.ok;
+  if (options.json) writeStatusJson(session.settings, state, detail, deps);
+  else printStatus(session, state, detail, deps);
+  const failure = failureFor(state, detail);
+  if (failure) throw failure;
+  return ExitCode.ok;
+}
+
+/** One cheap list call: a 401 says the key is refused, a network error that nothing was checked. */
+async function checkKey(session: Session): Promise<{ state: KeyState; detail: string }> {
+  if (session.settings.apiKey === undefined) return { state: 'missing', detail: 'no API key' };
+  try {
+    await session.api.templates.list({ limit: 1 });
+    return { state: 'valid', detail: '' };
+  } catch (error) {
+    if (error instanceof ApiResponseError && error.status === 401) return { state: 'rejected', detail: `${error.code}: ${error.message}` };
+    if (error instanceof NetworkError) return { state: 'unreachable', detail: error.message };
+    throw error;
+  } finally {
+    session.progress.stop();
   }
+}
+
+function failureFor(state: KeyState, detail: string): SilentFailure | undefined {
+  switch (state) {
+    case 'valid':
+      return undefined;
+    case 'missing':
+      return new SilentFailure(ExitCode.auth, 'no API key is set', { code: 'API_KEY_MISSING', hints: ['set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key'] });
+    case 'rejected':
+      return new SilentFailure(ExitCode.auth, `the service rejected the key: ${detail}`, { code: 'API_KEY_INVALID' });
+    case 'unreachable':
+      return new SilentFailure(ExitCode.network, detail || 'the service cannot be reached', { code: 'NETWORK_ERROR' });
+  }
+}
+
+function writeStatusJson(settings: Session['settings'], state: KeyState, detail: string, deps: CliDeps): void {
+  writeLine(
+    deps.io.stdout,
+    JSON.stringify({
+      profile: settings.profileName,
+      baseUrl: settings.baseUrl,
+      baseUrlSource: settings.sources.baseUrl,
+      apiKey: settings.apiKey === undefined ? null : redactKey(settings.apiKey),
+      apiKeySource: settings.sources.apiKey,
+      keyHeader: settings.keyHeader,
+      status: state,
+      ...(detail ? { message: detail } : {}),
+    }),
+  );
+}
+
+function printStatus({ settings, style }: Session, state: KeyState, detail: string, deps: CliDeps): void {
   const verdict: Record<KeyState, [string, (text: string) => string]> = {
     valid: ['accepted by the service', style.green],
     missing: ['none', style.red],
@@ -97,6 +104,4 @@ export async function runAuthStatus(options: AuthStatusOptions, deps: CliDeps): 
     ['key', settings.apiKey === undefined ? '-' : [[redactKey(settings.apiKey)], [` (${settings.sources.apiKey}, header ${settings.keyHeader})`, style.dim]]],
     ['status', [verdict[state]]],
   ]);
-  if (failure) throw failure;
-  return ExitCode.ok;
 }

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CliDeps } from '../../context.js';
+import type { CliDeps, Session } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { isStdoutTTY, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
@@ -8,7 +8,7 @@ import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
 import { escapeControls } from '../../sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './support/node-releases.js';
-import { readConfig, unknownProfile } from '../../config.js';
+import { readConfig, unknownProfile, type ConfigShape } from '../../config.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 
 export interface DoctorCheck {
@@ -61,96 +61,113 @@ export function nodeVersionCheck(version: string | undefined, now: number): Doct
 
 export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const checks: DoctorCheck[] = [nodeVersionCheck(deps.nodeVersion, deps.clock.now())];
-
   const config = readConfig(deps.env);
-  try {
-    const mode = (await stat(config.path)).mode & 0o777;
-    checks.push(
-      mode & 0o077
-        ? { name: 'config file', status: 'fail', detail: `${config.path} is readable by others (mode ${mode.toString(8)}); it holds keys`, fix: `chmod 600 ${config.path}` }
-        : { name: 'config file', status: 'ok', detail: `${config.path} (mode 600)` },
-    );
-  } catch {
-    checks.push({ name: 'config file', status: 'ok', detail: `none yet (${config.path}); \`reportctl auth login\` creates it` });
-  }
+  checks.push(await configFileCheck(config.path));
   const folderCheck = await configFolderCheck(dirname(config.path));
   if (folderCheck) checks.push(folderCheck);
-
-  const stored = config.config;
-  const missing = unknownProfile(options, deps.env, stored);
+  const missing = unknownProfile(options, deps.env, config.config);
   if (missing) checks.push({ name: 'profile', status: 'fail', detail: `${missing.message}; the checks below use the defaults`, ...(missing.hint ? { fix: missing.hint } : {}) });
   // One quick attempt: doctor says what is wrong rather than waiting it out.
   const session = await deps.api(options, { timeoutMs: 5000, retries: false, newProfile: true });
-  const { settings, style } = session;
-  if (settings.sources.apiKey === 'env REPORTCTL_API_KEY' && stored.profiles?.[settings.profileName]?.apiKey !== undefined) {
-    checks.push({
-      name: 'key source',
-      status: 'warn',
-      detail: `REPORTCTL_API_KEY is set and overrides the key saved in profile ${settings.profileName}`,
-      fix: '`unset REPORTCTL_API_KEY` to use the saved key',
-    });
-  }
-  const client = session.api.client;
-
-  let reachable = false;
-  try {
-    const sentAt = deps.clock.now();
-    const result = await client.request('GET', '/api/v2/templates', { query: { limit: 1 } }).catch((error: unknown) => {
-      if (error instanceof ApiResponseError) return { status: error.status, headers: {} as Record<string, string>, error };
-      throw error;
-    });
-    reachable = true;
-    if (!answersAsThisApi(result)) {
-      checks.push({
-        name: 'service',
-        status: 'fail',
-        detail: `${settings.baseUrl} answered ${result.status}, but not as the report templates API (from ${settings.sources.baseUrl})`,
-        fix: 'check --base-url / REPORTCTL_BASE_URL: it is the root of the service, e.g. http://127.0.0.1:4747',
-      });
-      checks.push({ name: 'api key', status: 'warn', detail: 'not checked (not this API)' });
-    } else {
-      checks.push({ name: 'service', status: 'ok', detail: `${settings.baseUrl} answered (${deps.clock.now() - sentAt} ms; from ${settings.sources.baseUrl})` });
-      if (settings.apiKey === undefined) {
-        checks.push({ name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' });
-      } else if (result.status === 401) {
-        checks.push({ name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: keyHint(settings.sources.apiKey) });
-      } else if (result.status >= 200 && result.status < 300) {
-        checks.push({ name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` });
-      } else {
-        // Only a 2xx proves the key. A 429 may come before the key is looked at (unknown keys
-        // are limited per address), and a redirect was not followed: the key was not checked.
-        checks.push({ name: 'api key', status: 'fail', ...uncheckedKey(result.status, 'error' in result ? result.error : undefined) });
-      }
-    }
-    const serverDate = Date.parse(result.headers.date ?? '');
-    if (Number.isFinite(serverDate)) {
-      const skew = Math.round((deps.clock.now() - serverDate) / 1000);
-      checks.push(
-        Math.abs(skew) > MAX_SKEW_SECONDS
-          ? { name: 'clock', status: 'warn', detail: `this clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the service`, fix: 'synchronise the clock (NTP); times and rate-limit resets will look wrong' }
-          : { name: 'clock', status: 'ok', detail: `within ${Math.max(1, Math.abs(skew))} s of the service` },
-      );
-    }
-  } catch (error) {
-    const detail = error instanceof NetworkError ? error.message : error instanceof Error ? error.message : String(error);
-    checks.push({ name: 'service', status: 'fail', detail, fix: `check --base-url / REPORTCTL_BASE_URL (now ${settings.baseUrl}); \`reportctl serve\` starts a local service` });
-  }
-  if (!reachable) checks.push({ name: 'api key', status: 'warn', detail: 'not checked (service unreachable)' });
-
-  if (options.json) {
-    writeLine(deps.io.stdout, JSON.stringify(checks));
-  } else {
-    const tty = isStdoutTTY(deps.io);
-    const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
-    for (const check of checks) {
-      // Details may quote the service (where a redirect points).
-      writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${escapeControls(check.detail)}`);
-      if (check.fix) writeLine(deps.io.stdout, `    fix: ${escapeControls(check.fix)}`);
-    }
-  }
+  const keySource = keySourceCheck(session.settings, config.config);
+  if (keySource) checks.push(keySource);
+  checks.push(...(await serviceChecks(session, deps.clock)));
+  report(checks, options, deps, session.style);
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
   if (failed.length > 0) throw new SilentFailure(ExitCode.failed, `failed: ${failed.join(', ')}`, { code: 'DOCTOR_FAILED' });
   return ExitCode.ok;
+}
+
+/** The file holds keys: readable by others is a failure. */
+async function configFileCheck(path: string): Promise<DoctorCheck> {
+  try {
+    const mode = (await stat(path)).mode & 0o777;
+    return mode & 0o077
+      ? { name: 'config file', status: 'fail', detail: `${path} is readable by others (mode ${mode.toString(8)}); it holds keys`, fix: `chmod 600 ${path}` }
+      : { name: 'config file', status: 'ok', detail: `${path} (mode 600)` };
+  } catch {
+    return { name: 'config file', status: 'ok', detail: `none yet (${path}); \`reportctl auth login\` creates it` };
+  }
+}
+
+/** A key in the environment silently wins over the saved one: said, so a stale export is found. */
+function keySourceCheck(settings: Session['settings'], stored: ConfigShape): DoctorCheck | undefined {
+  if (settings.sources.apiKey !== 'env REPORTCTL_API_KEY' || stored.profiles?.[settings.profileName]?.apiKey === undefined) return undefined;
+  return {
+    name: 'key source',
+    status: 'warn',
+    detail: `REPORTCTL_API_KEY is set and overrides the key saved in profile ${settings.profileName}`,
+    fix: '`unset REPORTCTL_API_KEY` to use the saved key',
+  };
+}
+
+/** One request answers three checks: the service, the key and the clock. */
+async function serviceChecks(session: Session, clock: CliDeps['clock']): Promise<DoctorCheck[]> {
+  const { settings } = session;
+  const sentAt = clock.now();
+  let result;
+  try {
+    result = await session.api.client.request('GET', '/api/v2/templates', { query: { limit: 1 } }).catch((error: unknown) => {
+      if (error instanceof ApiResponseError) return { status: error.status, headers: {} as Record<string, string>, error };
+      throw error;
+    });
+  } catch (error) {
+    const detail = error instanceof NetworkError ? error.message : error instanceof Error ? error.message : String(error);
+    return [
+      { name: 'service', status: 'fail', detail, fix: `check --base-url / REPORTCTL_BASE_URL (now ${settings.baseUrl}); \`reportctl serve\` starts a local service` },
+      { name: 'api key', status: 'warn', detail: 'not checked (service unreachable)' },
+    ];
+  }
+  const checks: DoctorCheck[] = answersAsThisApi(result)
+    ? [
+        { name: 'service', status: 'ok', detail: `${settings.baseUrl} answered (${clock.now() - sentAt} ms; from ${settings.sources.baseUrl})` },
+        apiKeyCheck(settings, result.status, 'error' in result ? result.error : undefined),
+      ]
+    : [
+        {
+          name: 'service',
+          status: 'fail',
+          detail: `${settings.baseUrl} answered ${result.status}, but not as the report templates API (from ${settings.sources.baseUrl})`,
+          fix: 'check --base-url / REPORTCTL_BASE_URL: it is the root of the service, e.g. http://127.0.0.1:4747',
+        },
+        { name: 'api key', status: 'warn', detail: 'not checked (not this API)' },
+      ];
+  const clockCheck = clockSkewCheck(result.headers.date, clock.now());
+  if (clockCheck) checks.push(clockCheck);
+  return checks;
+}
+
+function apiKeyCheck(settings: Session['settings'], status: number, error: Error | undefined): DoctorCheck {
+  if (settings.apiKey === undefined) return { name: 'api key', status: 'fail', detail: 'no key set', fix: 'run `reportctl auth login`, or set REPORTCTL_API_KEY' };
+  if (status === 401) return { name: 'api key', status: 'fail', detail: `the service refused the key from ${settings.sources.apiKey}`, fix: keyHint(settings.sources.apiKey) };
+  if (status >= 200 && status < 300) return { name: 'api key', status: 'ok', detail: `accepted (from ${settings.sources.apiKey})` };
+  // Only a 2xx proves the key. A 429 may come before the key is looked at (unknown keys
+  // are limited per address), and a redirect was not followed: the key was not checked.
+  return { name: 'api key', status: 'fail', ...uncheckedKey(status, error) };
+}
+
+/** Against the service's Date header; none, no check. */
+function clockSkewCheck(date: string | undefined, now: number): DoctorCheck | undefined {
+  const serverDate = Date.parse(date ?? '');
+  if (!Number.isFinite(serverDate)) return undefined;
+  const skew = Math.round((now - serverDate) / 1000);
+  return Math.abs(skew) > MAX_SKEW_SECONDS
+    ? { name: 'clock', status: 'warn', detail: `this clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the service`, fix: 'synchronise the clock (NTP); times and rate-limit resets will look wrong' }
+    : { name: 'clock', status: 'ok', detail: `within ${Math.max(1, Math.abs(skew))} s of the service` };
+}
+
+function report(checks: DoctorCheck[], options: DoctorOptions, deps: CliDeps, style: Session['style']): void {
+  if (options.json) {
+    writeLine(deps.io.stdout, JSON.stringify(checks));
+    return;
+  }
+  const tty = isStdoutTTY(deps.io);
+  const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
+  for (const check of checks) {
+    // Details may quote the service (where a redirect points).
+    writeLine(deps.io.stdout, `${mark[check.status]} ${check.name}: ${escapeControls(check.detail)}`);
+    if (check.fix) writeLine(deps.io.stdout, `    fix: ${escapeControls(check.fix)}`);
+  }
 }
 
 /**

@@ -4,6 +4,11 @@ import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
+import type { Style } from '../../style.js';
+import type { Ignore } from './support/compare.js';
+import type { ServiceTraits } from './support/fresh-serve.js';
+import type { StepOutcome } from './support/run.js';
+import type { Step } from './support/scenario.js';
 
 /** Requests the target may be sent in one run: the scenario takes about 80, cleanup included. */
 export const DEFAULT_BUDGET = 200;
@@ -49,77 +54,92 @@ export function registerParity(program: Root, deps: CliDeps, wrap: Wrap, runF: R
 
 export async function runParity(options: ParityOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (options.record !== undefined && options.replay !== undefined) throw new UsageError('--record and --replay do not go together', 'record against a live service, then replay the recording');
-  const { parseIgnore } = await import('./support/compare.js');
-  const { readIgnoreFile, readRecording, writeRecording } = await import('./support/recording.js');
-  const ignores = options.ignore.map((text) => parseIgnore(text) ?? usage(`--ignore: expected OPERATION:PATH, got \`${text}\``));
-  if (options.ignoreFile !== undefined) ignores.push(...(await readIgnoreFile(options.ignoreFile, true)));
+  const ignores = await ignoresOf(options);
   const { endpoints } = await import('../../../contract/endpoints.js');
   const unknown = options.only.find((operation) => !Object.hasOwn(endpoints, operation));
   if (unknown !== undefined) usage(`--only: no operation \`${unknown}\``, `operations: ${Object.keys(endpoints).join(', ')}`);
   const { stepsOf } = await import('./support/scenario.js');
   const steps = stepsOf(options.only);
   const started = deps.clock.now();
-  const deadline = started + options.maxTime * 1000;
-  const { startFreshServe } = await import('./support/fresh-serve.js');
-  const { newContext, runScenario } = await import('./support/run.js');
-  const { PacedService } = await import('./support/paced.js');
-
-  let expected;
-  let traits;
-  let style;
-  let targetRequests: number | undefined;
-  let leftBehind: string[] = [];
-  if (options.replay !== undefined) {
-    const recording = await readRecording(options.replay);
-    ignores.push(...recording.ignores);
-    ({ outcomes: expected, traits } = recording);
-    const { styleFor } = await import('../../style.js');
-    style = await styleFor(deps, options.color);
-  } else {
-    const session = await deps.api(options, { retries: false });
-    session.progress.stop();
-    style = session.style;
-    const { apiKey, baseUrl } = session.settings;
-    if (apiKey === undefined || apiKey === '') throw new CliError('parity needs an API key of a sandbox account', ExitCode.auth, 'pass --api-key or set REPORTCTL_API_KEY');
-    const { runAgainstTarget } = await import('./support/target-run.js');
-    const live = await runAgainstTarget({ baseUrl, apiKey, budget: options.budget, deadline, cleanup: options.cleanup === true, steps }, deps);
-    if (live.interrupted) return ExitCode.interrupted;
-    ({ outcomes: expected, traits } = live);
-    targetRequests = live.requests;
-    leftBehind = live.leftBehind;
-    if (options.record !== undefined) await writeRecording(options.record, steps, traits, expected);
-  }
-
-  const serve = await startFreshServe(traits);
-  let served;
-  let serveRequests;
-  try {
-    // The local run gets the same allowance of its own, however long the target took.
-    const serveDeadline = deps.clock.now() + options.maxTime * 1000;
-    const service = new PacedService({ baseUrl: serve.url, apiKey: serve.apiKey, clock: deps.clock, budget: Infinity, deadline: serveDeadline, signal: deps.signal });
-    served = await runScenario(service, newContext(Math.random), steps);
-    serveRequests = service.sent;
-  } finally {
-    await serve.close();
-  }
+  const expected = await expectedOutcomes(options, deps, steps, started + options.maxTime * 1000);
+  if (expected === undefined) return ExitCode.interrupted;
+  ignores.push(...expected.ignores);
+  const served = await runOnFreshServe(expected.traits, steps, options.maxTime, deps);
   if (deps.signal.aborted) return ExitCode.interrupted;
 
   const { compareOutcomes, printComparison } = await import('./support/report.js');
-  const comparison = compareOutcomes(steps, expected, served, ignores);
+  const comparison = compareOutcomes(steps, expected.outcomes, served.outcomes, ignores);
   const seconds = Math.round((deps.clock.now() - started) / 100) / 10;
-  const requests = { ...(targetRequests !== undefined ? { target: targetRequests } : {}), serve: serveRequests };
+  const { targetRequests } = expected;
+  const requests = { ...(targetRequests !== undefined ? { target: targetRequests } : {}), serve: served.requests };
   if (options.json) {
     writeLine(deps.io.stdout, JSON.stringify({ ...comparison, requests, budget: options.budget, seconds }));
   } else {
-    await printComparison(deps, style, comparison);
+    await printComparison(deps, expected.style, comparison);
   }
   const ignored = comparison.ignored > 0 ? `, ${comparison.ignored} ignored` : '';
   const unanswered = comparison.operations.reduce((sum, row) => sum + row.notComparable.length, 0);
   const notComparable = unanswered > 0 ? `, ${unanswered} steps not comparable` : '';
   const target = targetRequests !== undefined ? `${targetRequests} requests to the target (budget ${options.budget}), ` : `replayed ${options.replay}, `;
-  writeLine(deps.io.stderr, `${comparison.differences.length} differences${ignored}${notComparable}; ${target}${serveRequests} to serve, ${seconds} s`);
-  if (leftBehind.length > 0) return ExitCode.failed;
+  writeLine(deps.io.stderr, `${comparison.differences.length} differences${ignored}${notComparable}; ${target}${served.requests} to serve, ${seconds} s`);
+  if (expected.leftBehind.length > 0) return ExitCode.failed;
   return comparison.result === 'differs' ? ExitCode.failed : ExitCode.ok;
+}
+
+/** --ignore patterns, then those of --ignore-file. */
+async function ignoresOf(options: ParityOptions): Promise<Ignore[]> {
+  const { parseIgnore } = await import('./support/compare.js');
+  const { readIgnoreFile } = await import('./support/recording.js');
+  const ignores = options.ignore.map((text) => parseIgnore(text) ?? usage(`--ignore: expected OPERATION:PATH, got \`${text}\``));
+  if (options.ignoreFile !== undefined) ignores.push(...(await readIgnoreFile(options.ignoreFile, true)));
+  return ignores;
+}
+
+interface Expected {
+  outcomes: Map<string, StepOutcome>;
+  traits: ServiceTraits;
+  style: Style;
+  /** A recording's own ignores; none from a live run. */
+  ignores: Ignore[];
+  /** Undefined on a replay. */
+  targetRequests?: number;
+  leftBehind: string[];
+}
+
+/** What serve should answer: from --replay, or from the target now (kept with --record); undefined when interrupted. */
+async function expectedOutcomes(options: ParityOptions, deps: CliDeps, steps: readonly Step[], deadline: number): Promise<Expected | undefined> {
+  const { readRecording, writeRecording } = await import('./support/recording.js');
+  if (options.replay !== undefined) {
+    const recording = await readRecording(options.replay);
+    const { styleFor } = await import('../../style.js');
+    return { outcomes: recording.outcomes, traits: recording.traits, style: await styleFor(deps, options.color), ignores: recording.ignores, leftBehind: [] };
+  }
+  const session = await deps.api(options, { retries: false });
+  session.progress.stop();
+  const { apiKey, baseUrl } = session.settings;
+  if (apiKey === undefined || apiKey === '') throw new CliError('parity needs an API key of a sandbox account', ExitCode.auth, 'pass --api-key or set REPORTCTL_API_KEY');
+  const { runAgainstTarget } = await import('./support/target-run.js');
+  const live = await runAgainstTarget({ baseUrl, apiKey, budget: options.budget, deadline, cleanup: options.cleanup === true, steps }, deps);
+  if (live.interrupted) return undefined;
+  if (options.record !== undefined) await writeRecording(options.record, steps, live.traits, live.outcomes);
+  return { outcomes: live.outcomes, traits: live.traits, style: session.style, ignores: [], targetRequests: live.requests, leftBehind: live.leftBehind };
+}
+
+/** The same steps against a fresh serve shaped like the target, closed however the run ends. */
+async function runOnFreshServe(traits: ServiceTraits, steps: readonly Step[], maxSeconds: number, deps: CliDeps): Promise<{ outcomes: Map<string, StepOutcome>; requests: number }> {
+  const { startFreshServe } = await import('./support/fresh-serve.js');
+  const { newContext, runScenario } = await import('./support/run.js');
+  const { PacedService } = await import('./support/paced.js');
+  const serve = await startFreshServe(traits);
+  try {
+    // The local run gets the same allowance of its own, however long the target took.
+    const deadline = deps.clock.now() + maxSeconds * 1000;
+    const service = new PacedService({ baseUrl: serve.url, apiKey: serve.apiKey, clock: deps.clock, budget: Infinity, deadline, signal: deps.signal });
+    const outcomes = await runScenario(service, newContext(Math.random), steps);
+    return { outcomes, requests: service.sent };
+  } finally {
+    await serve.close();
+  }
 }
 
 function usage(message: string, hint?: string): never {

@@ -69,14 +69,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
   const intervalMs = Math.round((options.interval ?? 5) * 1000);
   const deadline = options.timeout === undefined ? Infinity : deps.clock.now() + options.timeout * 1000;
   const view = watchView(options, deps, session.style);
-  const transient = (error: unknown) =>
-    error instanceof NetworkError || (error instanceof ApiResponseError && (error.status >= 500 || error.status === 429));
-  const timedOut = (status: string) =>
-    new CliError(`queue run ${id} is still ${status} after ${options.timeout} s (--timeout)`, ExitCode.watchTimeout);
-  // A dead service is not a slow run: say so with the network's exit code.
-  const unreachable = (error: InstanceType<typeof NetworkError>, why: string) =>
-    new CliError(`${why}: ${error.message}`, ExitCode.network, 'is the service running? check --base-url / REPORTCTL_BASE_URL');
-  const maxUnreachableMs = options.maxUnreachable * 1000;
+  const timedOut = (status: string) => watchTimedOut(id, options, status);
 
   // Looking first on the page where the run was last seen keeps an unchanged run at one request per poll.
   let page = 1;
@@ -95,15 +88,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
       failures += 1;
       const now = deps.clock.now();
       if (failures === 1) failingSince = now;
-      if (now >= deadline) {
-        if (error instanceof NetworkError) throw unreachable(error, `queue run ${id}: no answer from the service within ${options.timeout} s (--timeout)`);
-        throw timedOut(lastStatus);
-      }
-      if (now - failingSince >= maxUnreachableMs) {
-        if (error instanceof NetworkError) throw unreachable(error, `gave up after ${formatSeconds(now - failingSince)} without an answer (--max-unreachable)`);
-        throw error;
-      }
-      const waitMs = Math.min(deadline - now, failingSince + maxUnreachableMs - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
+      const waitMs = backoff(error, { id, options, deadline, lastStatus, intervalMs, failures, failingSince, now });
       view.notice(`reportctl: ${escapeControls(error instanceof Error ? error.message : String(error))}; still watching, next try in ${formatSeconds(waitMs)}`);
       await deps.clock.sleep(waitMs, deps.signal);
       continue;
@@ -127,6 +112,42 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
     await deps.clock.sleep(Math.min(intervalMs, deadline - now), deps.signal);
   }
   throw new SilentFailure(ExitCode.interrupted, 'interrupted');
+}
+
+const transient = (error: unknown) =>
+  error instanceof NetworkError || (error instanceof ApiResponseError && (error.status >= 500 || error.status === 429));
+
+const watchTimedOut = (id: string, options: QueueRunsWatchOptions, status: string) =>
+  new CliError(`queue run ${id} is still ${status} after ${options.timeout} s (--timeout)`, ExitCode.watchTimeout);
+
+// A dead service is not a slow run: say so with the network's exit code.
+const unreachable = (error: InstanceType<typeof NetworkError>, why: string) =>
+  new CliError(`${why}: ${error.message}`, ExitCode.network, 'is the service running? check --base-url / REPORTCTL_BASE_URL');
+
+interface Failing {
+  id: string;
+  options: QueueRunsWatchOptions;
+  deadline: number;
+  lastStatus: string;
+  intervalMs: number;
+  /** Failed polls in a row, this one included, and when the first of them failed. */
+  failures: number;
+  failingSince: number;
+  now: number;
+}
+
+/** After a transient failure: how long to wait before the next poll, or the error that ends the watch. */
+function backoff(error: unknown, { id, options, deadline, lastStatus, intervalMs, failures, failingSince, now }: Failing): number {
+  const maxUnreachableMs = options.maxUnreachable * 1000;
+  if (now >= deadline) {
+    if (error instanceof NetworkError) throw unreachable(error, `queue run ${id}: no answer from the service within ${options.timeout} s (--timeout)`);
+    throw watchTimedOut(id, options, lastStatus);
+  }
+  if (now - failingSince >= maxUnreachableMs) {
+    if (error instanceof NetworkError) throw unreachable(error, `gave up after ${formatSeconds(now - failingSince)} without an answer (--max-unreachable)`);
+    throw error;
+  }
+  return Math.min(deadline - now, failingSince + maxUnreachableMs - now, MAX_BACKOFF_MS, intervalMs * 2 ** (failures - 1));
 }
 
 function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style): WatchView {

@@ -1,4 +1,5 @@
 import type { CliDeps } from '../../context.js';
+import type * as EmbeddedModule from '../../../embedded.js';
 import { asFileError, CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
@@ -99,8 +100,25 @@ function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTim
   };
 }
 
+type Embedded = typeof EmbeddedModule;
+type Server = Awaited<ReturnType<Embedded['startServer']>>;
+
 export async function runServe(options: ServeOptions, deps: CliDeps): Promise<ExitCodeValue> {
-  const { startServer, defaultDatabasePath, adminFaults, AdminError, servingHooks } = await import('../../../embedded.js');
+  const embedded = await import('../../../embedded.js');
+  const server = await start(embedded, options, deps);
+  if (options.exec !== undefined) return execAgainst(server, options.exec, deps);
+  announce(server, options, deps);
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted) return resolve();
+    deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await stop(server);
+  return ExitCode.ok;
+}
+
+/** The service up and listening, or a one-line error saying why not. */
+async function start(embedded: Embedded, options: ServeOptions, deps: CliDeps): Promise<Server> {
+  const { startServer, defaultDatabasePath, adminFaults, AdminError, servingHooks } = embedded;
   // A fixture loaded at start is what the run wants, not the data directory's database.
   const dbPath = options.db ?? (options.import !== undefined ? ':memory:' : defaultDatabasePath(deps.env));
   let faults;
@@ -111,9 +129,8 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     throw error;
   }
   const { port } = options;
-  let server;
   try {
-    server = await startServer({
+    return await startServer({
       host: options.host,
       allowHosts: options.allowHost,
       port,
@@ -141,26 +158,33 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     if (fileError !== error) throw fileError;
     throw new CliError(`cannot start the service: ${error instanceof Error ? error.message : String(error)}`, ExitCode.failed);
   }
+}
+
+/** `--exec`: the command runs against the service, then the service stops; serve exits with the command's status. */
+async function execAgainst(server: Server, command: string, deps: CliDeps): Promise<ExitCodeValue> {
   const keys = server.demoKeys;
-  if (options.exec !== undefined) {
-    writeLine(deps.io.stderr, `reportctl serve listening on ${server.url}; running: ${options.exec}`);
-    if (keys) noteRevokedKeys(keys.revokedKeys, 'only the key given to the command is valid', deps);
-    const ran = await runCommandAgainst(options.exec, server.url, keys?.ownerKey, deps).then(
-      (end) => ({ end }),
-      (error: unknown) => ({ error }),
-    );
-    await stop(server);
-    if ('error' in ran) throw new CliError(`cannot run the command: ${ran.error instanceof Error ? ran.error.message : String(ran.error)}`, ExitCode.failed);
-    if (ran.end === undefined) return ExitCode.interrupted;
-    const { status, signal } = ran.end;
-    const received = deps.signal.aborted ? signalNamed(deps.signal.reason) : undefined;
-    // Stopped by a signal, serve reports that signal, whatever the command made of it.
-    if (received !== undefined && status !== 128 + SIGNAL_NUMBERS[received]) {
-      throw new CommandFailed(128 + SIGNAL_NUMBERS[received], `stopped by ${received}; the command then exited with status ${status}`);
-    }
-    if (status !== 0) throw new CommandFailed(status, signal ? `the command was ended by ${signal} (status ${status})` : `the command exited with status ${status}`);
-    return ExitCode.ok;
+  writeLine(deps.io.stderr, `reportctl serve listening on ${server.url}; running: ${command}`);
+  if (keys) noteRevokedKeys(keys.revokedKeys, 'only the key given to the command is valid', deps);
+  const ran = await runCommandAgainst(command, server.url, keys?.ownerKey, deps).then(
+    (end) => ({ end }),
+    (error: unknown) => ({ error }),
+  );
+  await stop(server);
+  if ('error' in ran) throw new CliError(`cannot run the command: ${ran.error instanceof Error ? ran.error.message : String(ran.error)}`, ExitCode.failed);
+  if (ran.end === undefined) return ExitCode.interrupted;
+  const { status, signal } = ran.end;
+  const received = deps.signal.aborted ? signalNamed(deps.signal.reason) : undefined;
+  // Stopped by a signal, serve reports that signal, whatever the command made of it.
+  if (received !== undefined && status !== 128 + SIGNAL_NUMBERS[received]) {
+    throw new CommandFailed(128 + SIGNAL_NUMBERS[received], `stopped by ${received}; the command then exited with status ${status}`);
   }
+  if (status !== 0) throw new CommandFailed(status, signal ? `the command was ended by ${signal} (status ${status})` : `the command exited with status ${status}`);
+  return ExitCode.ok;
+}
+
+/** Where the service is (stdout: the data) and, with --demo, its keys; hints on stderr. */
+function announce(server: Server, options: ServeOptions, deps: CliDeps): void {
+  const keys = server.demoKeys;
   // A code, never the key: the browser keeps every URL it loads in its history.
   const dashboard = server.dashboardCode !== undefined ? `${server.url}/#code=${server.dashboardCode}` : undefined;
   if (options.json) {
@@ -186,12 +210,6 @@ export async function runServe(options: ServeOptions, deps: CliDeps): Promise<Ex
     writeLine(deps.io.stderr, `database: ${server.dbPath}`);
   }
   if (keys) noteRevokedKeys(keys.revokedKeys, 'only the keys above are valid', deps);
-  await new Promise<void>((resolve) => {
-    if (deps.signal.aborted) return resolve();
-    deps.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await stop(server);
-  return ExitCode.ok;
 }
 
 const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;

@@ -1,4 +1,5 @@
 import type { Template } from '../../../contract/index.js';
+import type { Writable } from 'node:stream';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { unreadableReason } from '../../input.js';
@@ -66,7 +67,7 @@ interface Applied {
 }
 
 export async function runTemplatesApply(given: string | undefined, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
-  const [{ planFromFolder, planLines, planSummary }, { quoted, shown }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
+  const [{ planFromFolder, planLines, planSummary }, { quoted }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
   const saved = options.plan === undefined ? undefined : { file: options.plan, plan: await readSavedPlan(options.plan, given, options.prune) };
   const dir = saved?.plan.dir ?? given;
   if (dir === undefined) throw new UsageError("missing required argument 'dir'", 'name the folder, or pass --plan PLAN.json (`templates diff DIR --out PLAN.json` saves one)');
@@ -105,7 +106,14 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
     }
   }
 
-  const changes: Change[] = [
+  const done = await carryOut(changesOf(plan), session, unchanged, options.json === true, people, deps);
+  if (options.json) writeLine(deps.io.stdout, JSON.stringify(resultJson(done, unchanged)));
+  writeLine(deps.io.stderr, `applied: ${doneSummary(done)}, ${unchanged.length} unchanged`);
+}
+
+/** The plan as changes in the order they are made: deletions, replacements, then creations. */
+function changesOf(plan: TemplatePlan): Change[] {
+  return [
     ...plan.delete.map((change): Change => ({ action: 'delete', name: change.name, id: change.id, run: async ({ api }) => void (await api.templates.delete(change.id)) })),
     ...plan.replace.map((change): Change => ({
       action: 'replace',
@@ -121,6 +129,11 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
       run: ({ api }) => submitTemplate(api, change.body, (body) => api.templates.create(body), change.file),
     })),
   ];
+}
+
+/** Makes the changes one by one; on the first failure says what was done and what was not, then rethrows. */
+async function carryOut(changes: Change[], session: Session, unchanged: Applied[], json: boolean, people: Writable, deps: CliDeps): Promise<Record<Action, Applied[]>> {
+  const { quoted, shown } = await import('./support/folder.js');
   const done: Record<Action, Applied[]> = { delete: [], replace: [], create: [] };
   const past: Record<Action, string> = { delete: 'deleted', replace: 'replaced', create: 'created' };
   let at = 0;
@@ -137,14 +150,13 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
   } catch (error) {
     session.progress.stop();
     const rest = changes.slice(at);
-    if (options.json) writeLine(deps.io.stdout, JSON.stringify({ ...resultJson(done, unchanged), notDone: rest.map(({ action, name, id, file }) => ({ action, name, id: id ?? null, file: file ?? null })) }));
+    if (json) writeLine(deps.io.stdout, JSON.stringify({ ...resultJson(done, unchanged), notDone: rest.map(({ action, name, id, file }) => ({ action, name, id: id ?? null, file: file ?? null })) }));
     writeLine(deps.io.stderr, `apply stopped at ${rest[0]!.action} ${quoted(rest[0]!.name)}: ${at} of ${changes.length} changes made (${doneSummary(done)})`);
     for (const change of rest) writeLine(deps.io.stderr, `  not done: ${change.action} ${quoted(change.name)}${change.id ? ` ${change.id}` : ''}${change.file ? ` from ${shown(change.file)}` : ''}`);
     writeLine(deps.io.stderr, 'run the same apply again to carry out the rest');
     throw error;
   }
-  if (options.json) writeLine(deps.io.stdout, JSON.stringify(resultJson(done, unchanged)));
-  writeLine(deps.io.stderr, `applied: ${doneSummary(done)}, ${unchanged.length} unchanged`);
+  return done;
 }
 
 /** The plan file `--plan` names; a folder or --prune that disagrees with it is a usage error. */

@@ -1,3 +1,4 @@
+import type { Template } from '../../../contract/index.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { writeLine } from '../../io.js';
@@ -46,8 +47,8 @@ export function registerTemplatesPull(
 }
 
 export async function runTemplatesPull(dir: string, options: TemplatesPullOptions, deps: CliDeps): Promise<void> {
-  // The folder's reader loads zod (the contract); the atomic writer, node:crypto.
-  const [folder, { writeFileAtomically }, { filesWithLocalEdits }] = await Promise.all([import('./support/folder.js'), import('../../output-file.js'), import('./support/local-edits.js')]);
+  // The folder's reader loads zod (the contract).
+  const [folder, { filesWithLocalEdits }] = await Promise.all([import('./support/folder.js'), import('./support/local-edits.js')]);
   const { filesByName, nameIn, quoted, readFolder, serviceTemplatesByName, shown, templateFileText } = folder;
   // What the folder holds now: a file that is not JSON, or holds no name, matches no template.
   const existing = (await readFolder(dir, true)).map((entry) => ({ ...entry, body: jsonOrUndefined(entry.text) }));
@@ -70,22 +71,7 @@ export async function runTemplatesPull(dir: string, options: TemplatesPullOption
   const { inGit, edited } = options.force ? { inGit: false, edited: new Set<string>() } : await filesWithLocalEdits(dir, overwritten.map((entry) => entry.name!));
   const kept = overwritten.filter((entry) => edited.has(entry.name!));
 
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw new CliError(`cannot create the folder ${shown(dir)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.failed);
-  }
-  // Every file is written before the first line is printed: a reader that goes away (\`| head\`)
-  // cannot cut the writing short.
-  const counts = { new: 0, updated: 0, unchanged: 0, kept: 0 };
-  for (const entry of planned) {
-    if (kept.includes(entry)) {
-      counts.kept += 1;
-      continue;
-    }
-    if (entry.status !== 'unchanged') await writeFileAtomically(entry.file, entry.text, 'templates pull');
-    counts[entry.status] += 1;
-  }
+  const counts = await writePulled(dir, planned, kept);
   const lines = options.json
     ? [JSON.stringify(planned.filter((entry) => !kept.includes(entry)).map(({ template, file }) => ({ name: template.name, id: template.id, file })))]
     : planned.map((entry) => `${(kept.includes(entry) ? 'kept' : entry.status).padEnd(9)} ${shown(entry.file)} ${quoted(entry.template.name)}`);
@@ -105,6 +91,36 @@ export async function runTemplatesPull(dir: string, options: TemplatesPullOption
       issues: kept.map(({ file, template }) => ({ path: file, message: `kept; the service's ${quoted(template.name)} differs` })),
     });
   }
+}
+
+interface Pulled {
+  template: Template;
+  file: string;
+  text: string;
+  status: 'new' | 'unchanged' | 'updated';
+}
+
+/** Writes the new and updated files (not those kept for their local edits); the count of each. */
+async function writePulled(dir: string, planned: readonly Pulled[], kept: readonly Pulled[]): Promise<Record<Pulled['status'] | 'kept', number>> {
+  // The atomic writer loads node:crypto.
+  const [{ shown }, { writeFileAtomically }] = await Promise.all([import('./support/folder.js'), import('../../output-file.js')]);
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new CliError(`cannot create the folder ${shown(dir)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.failed);
+  }
+  // Every file is written before the first line is printed: a reader that goes away (\`| head\`)
+  // cannot cut the writing short.
+  const counts = { new: 0, updated: 0, unchanged: 0, kept: 0 };
+  for (const entry of planned) {
+    if (kept.includes(entry)) {
+      counts.kept += 1;
+      continue;
+    }
+    if (entry.status !== 'unchanged') await writeFileAtomically(entry.file, entry.text, 'templates pull');
+    counts[entry.status] += 1;
+  }
+  return counts;
 }
 
 function jsonOrUndefined(text: string): unknown {
