@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configFilePath, openConfig, readConfig } from '../../src/cli/config.js';
 import { tempDir } from '../helpers/server.js';
 
-
 /** Commands that only read settings read the file themselves; conf still writes it. */
 describe('the config file without conf', () => {
   const saved = process.env.XDG_CONFIG_HOME;
