@@ -1,3 +1,4 @@
+// Across verbs: what --help and a mistyped command say, for every command in the tree.
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
