@@ -1,9 +1,8 @@
 // Across verbs: which base URL, key and profile every command uses (flag > environment > profile > default).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closedUrl, tempDir } from '../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
+import { readConfig } from './config/support.js';
 
 const suite = inProcessServiceForSuite();
 const key = () => suite.account.apiKey;
@@ -14,11 +13,6 @@ beforeAll(async () => {
   wrongUrl = await closedUrl();
 });
 
-const configFile = (dir: string) => join(dir, 'config.json');
-const readConfig = (dir: string) => JSON.parse(readFileSync(configFile(dir), 'utf8')) as {
-  currentProfile?: string;
-  profiles?: Record<string, Record<string, string>>;
-};
 
 describe('config', () => {
   it('precedence: --base-url flag > REPORTCTL_BASE_URL > profile > default', async () => {

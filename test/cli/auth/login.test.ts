@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerAuthLogin } from '../../../src/cli/commands/auth/login.js';
@@ -6,6 +6,7 @@ import { fakeService, json } from '../../helpers/fake-service.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inProcessServiceForSuite, runInProcess, scriptedPrompter } from '../../helpers/in-process.js';
 import { closedUrl, tempDir } from '../../helpers/server.js';
+import { configFile, readConfig } from '../config/support.js';
 
 describe('auth login flags', () => {
   itParsesFlags(
@@ -63,11 +64,6 @@ describe('a key saved for one service is not sent to another', () => {
 
 const suite = inProcessServiceForSuite();
 const key = () => suite.account.apiKey;
-const configFile = (dir: string) => join(dir, 'config.json');
-const readConfig = (dir: string) => JSON.parse(readFileSync(configFile(dir), 'utf8')) as {
-  currentProfile?: string;
-  profiles?: Record<string, Record<string, string>>;
-};
 
 describe('auth', () => {
   it('login --with-key-stdin checks the key, then saves it in a 0600 file', async () => {

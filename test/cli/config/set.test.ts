@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, afterEach, beforeEach } from 'vitest';
 import { registerConfigSet } from '../../../src/cli/commands/config/set.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { runInProcess, inProcessServiceForSuite } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/server.js';
+import { configFile, readConfig } from './support.js';
 
 describe('config set flags', () => {
   itParsesFlags(
@@ -47,11 +48,6 @@ describe('config set api-key checks the shape of the key', () => {
 
 const suite = inProcessServiceForSuite();
 const key = () => suite.account.apiKey;
-const configFile = (dir: string) => join(dir, 'config.json');
-const readConfig = (dir: string) => JSON.parse(readFileSync(configFile(dir), 'utf8')) as {
-  currentProfile?: string;
-  profiles?: Record<string, Record<string, string>>;
-};
 
 describe('config', () => {
   it('set writes the profile to a file only the user can read; get and list show the effective values', async () => {
