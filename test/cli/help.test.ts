@@ -1,9 +1,11 @@
+// Across verbs: what --help and a mistyped command say, for every command in the tree.
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
 import { buildProgram, runCli } from '../../src/cli/program.js';
 import type { CliDeps } from '../../src/cli/context.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 function fakeDeps(): { deps: CliDeps; stdout: () => string; stderr: () => string } {
   let out = '';
@@ -77,5 +79,13 @@ describe('help', () => {
     const help = fakeDeps();
     expect(await runCli(['--verbose', '--help'], help.deps)).toBe(0);
     for (const group of ['templates', 'queue-runs', 'formula', 'serve', 'admin', 'completion', 'doctor']) expect(help.stdout()).toContain(`  ${group}`);
+  });
+});
+
+describe('reportctl basics', () => {
+  it('prints an overview with no arguments, exit 0', async () => {
+    const result = await runInProcess([]);
+    expect(result.code).toBe(0);
+    for (const group of ['templates', 'formula', 'serve', 'admin']) expect(result.stdout).toContain(group);
   });
 });

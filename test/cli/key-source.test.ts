@@ -1,3 +1,4 @@
+// Across verbs: a refused key (401) says, for any command, where the key and base URL came from.
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server.js';
 import { runInProcess, inProcessServiceForSuite } from '../helpers/in-process.js';

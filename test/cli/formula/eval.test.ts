@@ -45,3 +45,37 @@ describe('formula eval', () => {
     expect(help.stdout).not.toContain('(default: {})');
   });
 });
+
+describe('reportctl formula eval', () => {
+  it('evaluates NDVI on given reflectances', async () => {
+    const result = await runInProcess(['formula', 'eval', '(NIR - R) / (NIR + R + eps)', '--band', 'NIR=0.62', '--band', 'R=0.08', '--eps', '0']);
+    expect(result.code).toBe(0);
+    expect(Number(result.stdout.trim())).toBeCloseTo((0.62 - 0.08) / (0.62 + 0.08), 12);
+  });
+
+  it('uses --L for SAVI and prints JSON with --json', async () => {
+    const result = await runInProcess(['formula', 'eval', '(1 + L) * (NIR - R) / (NIR + R + L + eps)', '-b', 'NIR=0.5', '-b', 'R=0.1', '--L', '0.5', '--eps', '0', '--json']);
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { value: number };
+    expect(parsed.value).toBeCloseTo((1.5 * 0.4) / 1.1, 12);
+  });
+
+  it('names every missing band, exit 2', async () => {
+    const result = await runInProcess(['formula', 'eval', '(NIR - G) / (RE + B + eps)', '--band', 'NIR=0.5']);
+    expect(result.code).toBe(2);
+    for (const band of ['G', 'RE', 'B']) expect(result.stderr).toContain(band);
+    expect(result.stderr).toContain('--band');
+  });
+
+  it('rejects a malformed --band with exit 2', async () => {
+    const result = await runInProcess(['formula', 'eval', 'NIR', '--band', 'NIR:0.5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/NAME=VALUE/);
+  });
+
+  it('reports an invalid formula with exit 1', async () => {
+    const result = await runInProcess(['formula', 'eval', 'NIR / R', '--band', 'NIR=1', '--band', 'R=1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/eps/);
+  });
+});
