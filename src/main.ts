@@ -18,12 +18,13 @@ export function main(): void {
       interrupt.abort(signal);
     });
   }
-  let finished = false;
+  /** The command's exit code once it has one; nothing else in the process (jq-web sets process.exitCode) decides it. */
+  let exitCode: number | undefined;
   // A closed pipe (`reportctl ... | head`) is not an error worth a stack trace: the reader has
   // what it wanted. A command that must know its output arrived (`templates pull`) sees the
   // failed write first and sets its exit code before this ends the process.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') setImmediate(() => process.exit(process.exitCode ?? 0));
+    if (error.code === 'EPIPE') setImmediate(() => process.exit(exitCode ?? 0));
   });
 
   const argv = process.argv.slice(2);
@@ -40,18 +41,22 @@ export function main(): void {
     clock: systemClock,
     signal: interrupt.signal,
     nodeVersion: process.versions.node,
+    atExit: (listener) => {
+      process.once('exit', listener);
+      return () => process.removeListener('exit', listener);
+    },
   });
   // Node ends a process whose event loop has nothing left to wait for with code 0, even while
   // the command still waits on work Node does not track (V8's own tasks): a failure, said so,
   // never a silent success with nothing done.
   process.on('beforeExit', () => {
-    if (finished) return;
+    if (exitCode !== undefined) return;
     const stopped = new Error('the command stopped before its work was done (nothing left to wait for)');
     process.exit(reportError(stopped, deps, wantsJsonErrors(argv, deps.env), argv));
   });
 
   void runCli(argv, deps).then(async (code) => {
-    finished = true;
+    exitCode = code;
     process.exitCode = code;
     // A pipe takes writes asynchronously once its buffer is full: wait until both streams have
     // handed every byte to the reader, however slow it is.

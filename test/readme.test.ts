@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, reportctlBinDir, runCli, spawnCli, type SpawnedCli } from './helpers/cli.js';
 import { testWith } from './helpers/programs.js';
@@ -158,7 +158,9 @@ ${block!
 
 describe('README shell', () => {
   testWith('shellcheck', 'every sh block passes shellcheck (as bash), with no warning', () => {
-    const blocks = ['README.md', FIXTURE_DOC].flatMap((file) => allShellBlocks(file).map((block) => ({ ...block, file })));
+    // The docs too: docs/commands.md holds every --help example, copied into CI as they are.
+    const docs = readdirSync(new URL('../docs/', import.meta.url)).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    const blocks = ['README.md', ...docs].flatMap((file) => allShellBlocks(file).map((block) => ({ ...block, file })));
     expect(blocks.length).toBeGreaterThan(10);
     const findings = blocks.flatMap(({ file, line, script }) => {
       const checked = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', '-'], { input: script, encoding: 'utf8' });

@@ -31,6 +31,11 @@ export interface CliDeps {
   editor: Editor;
   /** Where requests go; tests give undici's MockAgent. Default: the shared proxy-aware agent. */
   dispatcher?: Dispatcher;
+  /**
+   * Runs `listener` (synchronous) as the process exits, until the returned function is called:
+   * what a command started must not outlive it (`serve --exec`'s process group). main.ts gives it.
+   */
+  atExit?: (listener: () => void) => () => void;
 }
 
 /** For commands that need the client other than the usual way. */

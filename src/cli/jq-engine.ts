@@ -34,11 +34,11 @@ export function loadJq(): Promise<JqEngine> {
 function wrap(jq: JqWeb): JqEngine {
   return {
     run(input, filter, flags) {
-      // jq-web writes a successful run's diagnostics (`debug`, `stderr`) through console.warn,
-      // and leaves jq's status in process.exitCode: both are put back as they were.
+      // jq-web writes a successful run's diagnostics (`debug`, `stderr`) through console.warn:
+      // caught here for the caller. The exit status it leaves on the process is not the
+      // command's: main.ts exits with the one runCli returns.
       let warned = '';
       const warn = console.warn;
-      const exitCode = process.exitCode;
       console.warn = (...parts: unknown[]) => {
         warned += `${String(parts.at(-1))}\n`;
       };
@@ -50,7 +50,6 @@ function wrap(jq: JqWeb): JqEngine {
         return { stdout: '', stderr: `${failure.stderr ?? ''}\n`, status: failure.exitCode };
       } finally {
         console.warn = warn;
-        process.exitCode = exitCode;
       }
     },
   };

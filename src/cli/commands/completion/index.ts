@@ -33,9 +33,9 @@ const completion = (program: Root) =>
       'after',
       `
 Examples:
-  $ source <(reportctl completion bash)               # in ~/.bashrc
+  $ eval "$(reportctl completion bash)"               # in ~/.bashrc
   $ reportctl completion zsh > ~/.zfunc/_reportctl    # with fpath=(~/.zfunc $fpath) before compinit
-  $ source <(reportctl completion zsh)                # or in ~/.zshrc, after compinit
+  $ eval "$(reportctl completion zsh)"                # or in ~/.zshrc, after compinit
   $ reportctl completion fish > ~/.config/fish/completions/reportctl.fish
 
 Template and run ids complete from the service with your profile's key (zsh and fish show

@@ -23,7 +23,7 @@ Examples:
   $ reportctl formula check '(NIR - R) / (NIR + R + eps)'
   $ reportctl formula check -- '-NIR / (R + eps)'
   $ reportctl formula check --file formulas.txt --json
-  $ cat formulas.txt | reportctl formula check --file -
+  $ reportctl formula check --file - < formulas.txt
   $ reportctl formula check --remote-rules 'RE / (NIR + eps)'
 
 Exit status: 0 when every formula is valid, 1 when any is invalid, 2 on usage errors.`,

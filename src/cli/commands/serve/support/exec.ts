@@ -22,6 +22,8 @@ export interface CommandOptions {
   ownGroup: boolean;
   /** The injected clock's sleep, for the grace period (resolves early when `signal` aborts). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Runs `listener` as the process exits, until the returned function is called (CliDeps.atExit). */
+  atExit?: (listener: () => void) => () => void;
 }
 
 /** How long the command's processes have between SIGTERM and SIGKILL. */
@@ -58,11 +60,11 @@ export function runShellCommand(command: string, options: CommandOptions): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, stdio: 'inherit', env: { ...options.env }, detached: options.ownGroup });
     const group = options.ownGroup ? child.pid : undefined;
-    // process.exit (a second signal) runs only synchronous listeners: SIGKILL, no grace.
+    // An exit at once (a second signal) runs only synchronous listeners: SIGKILL, no grace.
     const killNow = () => {
       if (group !== undefined) signalGroup(group, 'SIGKILL');
     };
-    if (group !== undefined) process.once('exit', killNow);
+    const forget = group !== undefined && options.atExit ? options.atExit(killNow) : () => {};
     const ended = new AbortController();
     const forward = () => {
       forwardSignal(child, options);
@@ -80,7 +82,7 @@ export function runShellCommand(command: string, options: CommandOptions): Promi
     };
     child.on('error', (error) => {
       settle();
-      if (group !== undefined) process.removeListener('exit', killNow);
+      forget();
       reject(error);
     });
     child.on('exit', (code, signal) => {
@@ -88,7 +90,7 @@ export function runShellCommand(command: string, options: CommandOptions): Promi
       const end: CommandEnd = signal !== null ? { status: 128 + (constants.signals[signal] ?? 0), signal } : { status: code ?? 1 };
       if (group === undefined) return resolve(end);
       void endGroup(group, options.sleep).finally(() => {
-        process.removeListener('exit', killNow);
+        forget();
         resolve(end);
       });
     });
