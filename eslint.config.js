@@ -74,8 +74,8 @@ export default tseslint.config(
   {
     // The published entry is CommonJS (bin/package.json): it loads the bundle, from V8's
     // code cache when it can, so it is a launcher and may touch process. bench/undici-alone.cjs
-    // loads the build the same way.
-    files: ['bin/**/*.js', 'bench/**/*.cjs'],
+    // loads the build the same way, and packages/sqlite-node20 re-exports better-sqlite3 12.
+    files: ['bin/**/*.js', 'bench/**/*.cjs', 'packages/*/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly', __dirname: 'readonly', WebAssembly: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -53,7 +53,8 @@ const SLOW_READ_BYTES_PER_SECOND = 190_000;
 const ELEMENT_NOTE = 'n'.repeat(1000);
 
 const bin = join(resolve(args.root), 'bin/reportctl.js');
-const Database = createRequire(join(resolve(args.root), 'package.json'))('better-sqlite3');
+const requireRoot = createRequire(join(resolve(args.root), 'package.json'));
+const { Database } = requireRoot('./bin/code-cache.js').loadCompiled(join(resolve(args.root), 'dist/embedded.cjs')).sqliteDriver();
 const work = mkdtempSync(join(tmpdir(), 'reportctl-bench-'));
 const db = join(work, 'service.db');
 // Reads at the default limit (the attack is "within the default limits"); writes raised only

@@ -19,7 +19,6 @@
 //   npm run build && node bench/server-throughput.mjs
 //   options: --rounds 5 --seconds 3 --connections 32,8 --accounts 1,8
 //            --generator wrk|autocannon   (default: wrk when it is on the PATH)
-//            --drivers better-sqlite3@12,better-sqlite3@13   (default: every SQLite driver this Node can use)
 //            --autocannon DIR   autocannon's package folder when it is not a dependency of this checkout
 //            --profile DIR      serve alone, under `node --cpu-prof`, then a summary of where its time went
 import { spawn, spawnSync } from 'node:child_process';
@@ -38,7 +37,6 @@ const { values: args } = parseArgs({
     accounts: { type: 'string', default: '1,8' },
     autocannon: { type: 'string' },
     generator: { type: 'string' },
-    drivers: { type: 'string' },
     profile: { type: 'string' },
   },
 });
@@ -73,9 +71,9 @@ function autocannonOfThisCheckout() {
     process.exit(2);
   }
 }
-// The built service's driver choice (src/server/store/driver.ts): one serve per driver measured.
+// The SQLite driver the built service uses on this Node.js (src/server/store/driver.ts), named in the report.
 const embedded = requireHere('./bin/code-cache.js').loadCompiled(join(root, 'dist/embedded.cjs'));
-const DRIVERS = args.drivers ? args.drivers.split(',') : embedded.usableDrivers();
+const DRIVERS = [embedded.driverFor()];
 const { Database } = embedded.sqliteDriver();
 const work = mkdtempSync(join(tmpdir(), 'reportctl-bench-'));
 const db = join(work, 'service.db');
@@ -86,8 +84,8 @@ process.on('exit', () => {
 });
 
 /** A child process that prints a JSON line with its `url`; its other lines are kept in `output.text`. */
-function startChild(nodeArgs, env = {}) {
-  const child = spawn(...pinned(SERVER_CORE, process.execPath, nodeArgs), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+function startChild(nodeArgs) {
+  const child = spawn(...pinned(SERVER_CORE, process.execPath, nodeArgs), { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const output = { text: '' };
   const url = new Promise((resolve, reject) => {
@@ -123,11 +121,8 @@ function cpuSeconds(pid) {
 }
 
 const profileDir = args.profile && resolve(args.profile);
-const startServe = (nodeFlags, driver) =>
-  startChild(
-    [...nodeFlags, bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log', '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000'],
-    driver ? { REPORTCTL_SQLITE_DRIVER: driver } : {},
-  );
+const startServe = (nodeFlags) =>
+  startChild([...nodeFlags, bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log', '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000']);
 /** Ends a child with SIGTERM and waits for it (a profiled serve writes its profile then). */
 function stop(child) {
   child.kill('SIGTERM');
@@ -188,7 +183,7 @@ let bare;
 let failed = false;
 let serve;
 for (const driver of DRIVERS) {
-  serve = startServe(['--trace-gc-nvp', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])], driver);
+  serve = startServe(['--trace-gc-nvp', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])]);
   const serveUrl = await serve.url;
   // The bare server answers exactly these bytes, with the same content type.
   const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);

@@ -37,6 +37,11 @@ expect(jq.status === 0 && jq.stdout === 'true\n', '--jq runs jq from the install
 // npm links the package's man pages (package.json: directories.man) into PREFIX/share/man.
 const manPage = join(dirname(dirname(reportctl)), 'share', 'man', 'man1', 'reportctl-templates-apply.1');
 expect(existsSync(manPage) && readFileSync(realpathSync(manPage), 'utf8').includes('.SH OPTIONS'), `the man page ${manPage} is installed`);
+// npm installs the compiled SQLite driver (better-sqlite3 12) on Node.js 20 only (docs/storage.md).
+const installedAt = dirname(dirname(realpathSync(reportctl)));
+const node20Driver = existsSync(join(installedAt, 'node_modules', 'better-sqlite3', 'package.json'));
+const major = Number(process.versions.node.split('.')[0]);
+expect(node20Driver === major < 22, `better-sqlite3 12 is ${major < 22 ? '' : 'not '}installed on Node.js ${major}`);
 
 // The demo service on a free port; its first line says where it listens and its keys.
 const serve = spawn(reportctl, ['serve', '--demo', '--port', '0', '--db', ':memory:', '--json', '--no-access-log'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -10,4 +10,4 @@ export * as adminFaults from './admin/faults.js';
 export { servingHooks } from './admin/serving.js';
 export { snapshotJsonSchema } from './contract/snapshot.js';
 export { serviceOpenApiDocument } from './server/routes/service.js';
-export { sqliteDriver, usableDrivers } from './server/store/driver.js';
+export { driverFor, sqliteDriver } from './server/store/driver.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,6 +17,27 @@ describe('install scripts', () => {
     const decided = Object.keys(read('package.json').allowScripts as Record<string, boolean>).map((key) => key.replace(/(.)@.*$/, '$1'));
     expect(withScripts.length).toBeGreaterThan(0);
     expect(withScripts.filter((name) => !decided.includes(name))).toEqual([]);
+  });
+});
+
+// docs/storage.md: better-sqlite3 12 is compiled at install, and only Node.js 20 uses it.
+describe('the Node.js 20 SQLite driver', () => {
+  const lock = read('package-lock.json').packages as Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+  const local = read('packages/sqlite-node20/package.json');
+
+  it('comes only through the local package whose engines npm skips from Node.js 22 on', () => {
+    const dependents = Object.entries(lock)
+      .filter(([, entry]) => entry.dependencies?.['better-sqlite3'] !== undefined || entry.optionalDependencies?.['better-sqlite3'] !== undefined)
+      .map(([path]) => path);
+    expect(dependents).toEqual(['packages/sqlite-node20']);
+    expect(local.engines).toEqual({ node: '<22' });
+    expect((read('package.json').optionalDependencies as Record<string, string>)['reportctl-sqlite-node20']).toBe('file:packages/sqlite-node20');
+  });
+
+  it('is installed on Node.js 20 and not on later versions', () => {
+    const major = Number(process.versions.node.split('.')[0]);
+    const installed = existsSync(new URL('../node_modules/better-sqlite3/package.json', import.meta.url));
+    expect({ major, installed }).toEqual({ major, installed: major < 22 });
   });
 });
 

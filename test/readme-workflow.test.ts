@@ -96,8 +96,9 @@ function templatesRepository(templates: Record<string, unknown>) {
   for (const [file, body] of Object.entries(templates)) writeFileSync(join(repo, 'templates', file), `${JSON.stringify(body, null, 2)}\n`);
   mkdirSync(join(repo, 'tools'));
   writeFileSync(join(repo, 'tools', 'reportctl.tgz'), 'the packed tarball');
+  writeFileSync(join(repo, 'tools', 'reportctl-sqlite-node20.tgz'), 'the Node 20 driver beside it');
   const env = { PATH: `${stubs}:${reportctlBinDir()}:${process.env.PATH}` };
-  const sha = spawnSync('sha256sum', ['tools/reportctl.tgz'], { cwd: repo, encoding: 'utf8' });
+  const sha = spawnSync('sha256sum', ['tools/reportctl.tgz', 'tools/reportctl-sqlite-node20.tgz'], { cwd: repo, encoding: 'utf8' });
   writeFileSync(join(repo, 'tools', 'reportctl.tgz.sha256'), sha.stdout);
   return {
     repo,
@@ -267,6 +268,15 @@ describe("README's GitHub workflow", () => {
     const results = runJob(workflow, 'pull_request', where);
     expect(failedStep(results)?.name, show(results)).toBe('Install reportctl');
     expect(failedStep(results)!.stdout).toMatch(/FAILED/);
+    expect(where.npmArgs()).toBeUndefined();
+  });
+
+  it('so does a Node 20 driver tarball that does not match', { timeout: 60_000 }, () => {
+    const where = templatesRepository({ 'from-git.json': generalBody({ name: 'From git' }) });
+    writeFileSync(join(where.repo, 'tools', 'reportctl-sqlite-node20.tgz'), 'another driver');
+    const results = runJob(workflow, 'pull_request', where);
+    expect(failedStep(results)?.name, show(results)).toBe('Install reportctl');
+    expect(failedStep(results)!.stdout).toMatch(/reportctl-sqlite-node20.tgz: FAILED/);
     expect(where.npmArgs()).toBeUndefined();
   });
 });

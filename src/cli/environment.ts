@@ -11,7 +11,6 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['REPORTCTL_TIMEOUT_MS', 'how long to wait for an answer, headers and body together (default 30000)'],
   ['REPORTCTL_JSON_ERRORS', '1: failures as one JSON line on stderr for every command, as with --json'],
   ['REPORTCTL_DEBUG', 'set: a stack trace after an unexpected error'],
-  ['REPORTCTL_SQLITE_DRIVER', 'serve and admin, on Node 22 and 23: the SQLite driver (better-sqlite3@12 or better-sqlite3@13)'],
   ['NO_COLOR', 'set and not empty: no colours'],
   ['FORCE_COLOR', 'colours even when not on a terminal (0 or false: never)'],
   ['CI', 'set (not 0 or false): never prompt'],

@@ -17,14 +17,13 @@ export const BIN = fileURLToPath(new URL('../../bin/reportctl.js', import.meta.u
 const STRAY_NAME = /^round \d+ #\d+$/;
 
 /**
- * The environment of a child `reportctl`: none of the caller's REPORTCTL_* settings or colours,
- * but the SQLite driver it chose (REPORTCTL_SQLITE_DRIVER), which the soak runs on.
+ * The environment of a child `reportctl`: none of the caller's REPORTCTL_* settings or colours.
  */
 function childEnv() {
   const env = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined || name === 'FORCE_COLOR' || name === 'NO_COLOR') continue;
-    if (name.startsWith('REPORTCTL_') && name !== 'REPORTCTL_SQLITE_DRIVER') continue;
+    if (name.startsWith('REPORTCTL_')) continue;
     env[name] = value;
   }
   env.REPORTCTL_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'reportctl-soak-config-'));

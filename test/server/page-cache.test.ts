@@ -12,7 +12,7 @@ import { openStore } from '../../src/server/open-store.js';
 import { pageCache } from '../../src/server/store/page-cache.js';
 import { dataVersionOf } from '../../src/server/store/statements.js';
 import { walIndexWatch } from '../../src/server/store/wal-index.js';
-import { sqliteDriver } from '../../src/server/store/driver.js';
+import { DRIVER_PACKAGES, driverFor, sqliteDriver } from '../../src/server/store/driver.js';
 import type { Store } from '../../src/server/store/index.js';
 import { tempDir } from '../helpers/server.js';
 
@@ -27,6 +27,7 @@ let store: Store;
 let app: FastifyInstance;
 const others: Store[] = [];
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DRIVER_PACKAGE = DRIVER_PACKAGES[driverFor()];
 
 beforeEach(() => {
   dir = tempDir();
@@ -99,7 +100,7 @@ describe('the page cache of GET /api/v2/templates', () => {
     await create(owner, 'first');
     await create(owner, 'second');
     expect((await list(owner)).names).toEqual(['second', 'first']);
-    const script = `const db = new (require('better-sqlite3'))(process.argv[1]);
+    const script = `const db = new (require(${JSON.stringify(DRIVER_PACKAGE)}))(process.argv[1]);
       db.pragma('busy_timeout = 5000');
       db.prepare("DELETE FROM templates WHERE json_extract(document, '$.name') = 'second'").run();`;
     const removed = spawnSync(process.execPath, ['-e', script, file], { encoding: 'utf8', cwd: ROOT });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { usableDrivers } from '../../src/server/store/driver.js';
+import { driverFor } from '../../src/server/store/driver.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -11,10 +11,11 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
  * The store's statements are freed by garbage collection. better-sqlite3 12 built against
  * Node 24.19+ aborts the process there (`Assertion failed: (env) != nullptr`, exit 134), so
  * this runs the built service bundle as `serve` does, with many statements made and dropped
- * while collections run, and wants a clean exit on each driver this Node.js uses.
+ * while collections run, and wants a clean exit on the driver this Node.js uses.
  */
 describe('the SQLite driver', () => {
-  it.each(usableDrivers())('%s survives statements freed by garbage collection', { timeout: 120_000 }, (driver) => {
+  const driver = driverFor();
+  it(`${driver} survives statements freed by garbage collection`, { timeout: 120_000 }, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reportctl-driver-'));
     const script = `
       const { loadCompiled } = require(${JSON.stringify(path.join(repoRoot, 'bin/code-cache.js'))});
@@ -33,7 +34,6 @@ describe('the SQLite driver', () => {
     `;
     try {
       const result = spawnSync(process.execPath, ['--expose-gc', '-e', script], {
-        env: { ...process.env, REPORTCTL_SQLITE_DRIVER: driver },
         encoding: 'utf8',
         timeout: 110_000,
       });
@@ -45,10 +45,11 @@ describe('the SQLite driver', () => {
     }
   });
 
-  it('is the Node-API build from Node 22 on, and never the Node 20 build on Node 24', () => {
-    expect(usableDrivers(20)).toEqual(['better-sqlite3@12']);
-    expect(usableDrivers(22)[0]).toBe('better-sqlite3@13');
-    expect(usableDrivers(24)).toEqual(['better-sqlite3@13']);
-    expect(usableDrivers(26)).toEqual(['better-sqlite3@13']);
+  it('is the Node-API build from Node 22 on, and the Node 20 build only on Node 20', () => {
+    expect(driverFor(20)).toBe('better-sqlite3@12');
+    expect(driverFor(21)).toBe('better-sqlite3@12');
+    expect(driverFor(22)).toBe('better-sqlite3@13');
+    expect(driverFor(24)).toBe('better-sqlite3@13');
+    expect(driverFor(26)).toBe('better-sqlite3@13');
   });
 });

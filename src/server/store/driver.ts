@@ -4,9 +4,10 @@ import type BetterSqlite3 from 'better-sqlite3';
  * The SQLite driver, chosen by the Node.js running the service (docs/storage.md):
  * - from Node 22, better-sqlite3 13, a Node-API addon shipped prebuilt in its package, so it
  *   runs on every later Node without a compiler;
- * - on Node 20, better-sqlite3 12, compiled at install. Built against Node 24.19+ headers it
- *   aborts the process in a garbage-collection finaliser, so it is never used from Node 22 on.
- * Both have the same API. REPORTCTL_SQLITE_DRIVER names one where both can run (Node 22, 23).
+ * - on Node 20, better-sqlite3 12, compiled at install, through the local package
+ *   reportctl-sqlite-node20, which npm skips from Node 22 on (so nothing is compiled there).
+ *   Built against Node 24.19+ headers it aborts the process in a garbage-collection finaliser.
+ * Both have the same API.
  */
 export type SqliteDriverName = 'better-sqlite3@12' | 'better-sqlite3@13';
 export type DatabaseConstructor = typeof BetterSqlite3;
@@ -18,40 +19,33 @@ export interface SqliteDriver {
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
-/** The drivers that can run on this Node.js, the default first. */
-export function usableDrivers(major = NODE_MAJOR): SqliteDriverName[] {
-  if (major >= 24) return ['better-sqlite3@13'];
-  if (major >= 22) return ['better-sqlite3@13', 'better-sqlite3@12'];
-  return ['better-sqlite3@12'];
+/** The driver for a Node.js major version: each is installed only where it is used. */
+export function driverFor(major = NODE_MAJOR): SqliteDriverName {
+  return major >= 22 ? 'better-sqlite3@13' : 'better-sqlite3@12';
 }
 
-const PACKAGES: Record<SqliteDriverName, string> = {
-  'better-sqlite3@12': 'better-sqlite3',
+/** The package each driver is required from. */
+export const DRIVER_PACKAGES: Record<SqliteDriverName, string> = {
+  'better-sqlite3@12': 'reportctl-sqlite-node20',
   'better-sqlite3@13': 'better-sqlite3-napi',
 };
 
-const loaded = new Map<SqliteDriverName, SqliteDriver>();
+let loaded: SqliteDriver | undefined;
 
-/** The driver named by REPORTCTL_SQLITE_DRIVER, or this Node's default; loaded once. Throws a reason. */
-export function sqliteDriver(requested = process.env.REPORTCTL_SQLITE_DRIVER): SqliteDriver {
-  const usable = usableDrivers();
-  const name = (requested === undefined || requested === '' ? usable[0] : requested) as SqliteDriverName;
-  if (!usable.includes(name)) {
-    throw new Error(`REPORTCTL_SQLITE_DRIVER=${requested} cannot run on Node.js ${process.versions.node}; use ${usable.join(' or ')}`);
+/** This Node's driver, loaded once. Throws a reason. */
+export function sqliteDriver(): SqliteDriver {
+  if (loaded === undefined) {
+    const name = driverFor();
+    loaded = { name, Database: load(name) };
   }
-  let driver = loaded.get(name);
-  if (driver === undefined) {
-    driver = { name, Database: load(name) };
-    loaded.set(name, driver);
-  }
-  return driver;
+  return loaded;
 }
 
 function load(name: SqliteDriverName): DatabaseConstructor {
-  const pkg = PACKAGES[name];
+  const pkg = DRIVER_PACKAGES[name];
   try {
     // A plain require: the bundle leaves both packages in node_modules, and the one this Node
-    // does not use may be absent (each is an optional dependency).
+    // does not use is absent (each is an optional dependency).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const Database = require(pkg) as DatabaseConstructor;
     // The addon loads with the first connection: a missing build is found here, not mid-open.
