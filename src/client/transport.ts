@@ -45,6 +45,29 @@ export async function sendOnce(
   signal?: AbortSignal,
   extra: RequestOptions['headers'] = {},
 ): Promise<ApiResult> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers = requestHeaders(options, extra, body !== undefined);
+  const trace = options.trace;
+  const started = options.now();
+  if (trace) {
+    trace(`> ${method} ${url}`);
+    for (const [name, value] of Object.entries(headers)) trace(`> ${name}: ${redact(name, value)}`);
+    if (payload !== undefined) trace(`> (${Buffer.byteLength(payload)} bytes of JSON)`);
+  }
+  const { response, text, bytes } = await exchange(options, method, url, headers, payload, signal);
+  const responseHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (trace) {
+    trace(`< ${response.statusCode} (${options.now() - started} ms)`);
+    for (const [name, value] of Object.entries(responseHeaders)) trace(`< ${name}: ${value}`);
+  }
+  return { status: response.statusCode, headers: responseHeaders, body: parsedBody(text, response.statusCode, url), url, bytes };
+}
+
+/** What every request sends: accept, user agent, the caller's extra headers, the key, and the body's type. */
+function requestHeaders(options: ApiClientOptions, extra: NonNullable<RequestOptions['headers']>, json: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': options.userAgent ?? 'reportctl',
@@ -54,29 +77,27 @@ export async function sendOnce(
     const header = options.keyHeader ?? 'apiKey';
     headers[header] = header === 'Authorization' ? `Bearer ${options.apiKey}` : options.apiKey;
   }
-  let payload: string | undefined;
-  if (body !== undefined) {
-    payload = JSON.stringify(body);
-    headers['content-type'] = 'application/json';
-  }
-  const trace = options.trace;
-  const started = options.now();
-  if (trace) {
-    trace(`> ${method} ${url}`);
-    for (const [name, value] of Object.entries(headers)) trace(`> ${name}: ${redact(name, value)}`);
-    if (payload !== undefined) trace(`> (${Buffer.byteLength(payload)} bytes of JSON)`);
-  }
+  if (json) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** The request sent and its body read whole, within one deadline; undici's failures as a NetworkError. */
+async function exchange(
+  options: ApiClientOptions,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ response: Dispatcher.ResponseData; text: string; bytes: number }> {
   const timeout = options.timeoutMs ?? 30_000;
   // One deadline for the headers and the whole body: undici's body timeout restarts with
   // every chunk, so a body dripping a byte at a time would never end.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeout);
-  let response: Dispatcher.ResponseData;
-  let text: string;
-  let bytes: number;
   try {
     const target = new URL(url);
-    response = await request.call(options.dispatcher ?? defaultDispatcher(), {
+    const response = await request.call(options.dispatcher ?? defaultDispatcher(), {
       origin: target.origin,
       path: target.pathname + target.search,
       method: method as Dispatcher.HttpMethod,
@@ -86,7 +107,7 @@ export async function sendOnce(
       bodyTimeout: timeout,
       signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
     });
-    ({ text, bytes } = await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url));
+    return { response, ...(await readText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, url)) };
   } catch (error) {
     if (signal?.aborted || error instanceof ResponseTooLargeError) throw error;
     if (deadline.signal.aborted) throw new NetworkError(url, `waited ${timeout / 1000} s`, true);
@@ -94,24 +115,17 @@ export async function sendOnce(
   } finally {
     clearTimeout(timer);
   }
-  const responseHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The body as JSON; a body that is not JSON is an error on a success, and kept as text on a failure. */
+function parsedBody(text: string, status: number, url: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (status < 300) throw new UnexpectedResponseError(url, 'the body is not JSON');
+    return text;
   }
-  if (trace) {
-    trace(`< ${response.statusCode} (${options.now() - started} ms)`);
-    for (const [name, value] of Object.entries(responseHeaders)) trace(`< ${name}: ${value}`);
-  }
-  let parsed: unknown = undefined;
-  if (text !== '') {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      if (response.statusCode < 300) throw new UnexpectedResponseError(url, 'the body is not JSON');
-      parsed = text;
-    }
-  }
-  return { status: response.statusCode, headers: responseHeaders, body: parsed, url, bytes };
 }
 
 /**

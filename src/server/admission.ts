@@ -132,33 +132,59 @@ export function admission(options: AdmissionOptions): Admission {
   // Set once close() begins: new requests are refused, those in flight finish.
   let closing = false;
 
+  /**
+   * Route, rate limit, authenticate, in-flight, in that order: the rate limit comes before the
+   * refusals, so every answer (errors included) carries the bucket's headers.
+   */
   function admit(request: FastifyRequest, reply: FastifyReply): void {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const queryAt = request.url.indexOf('?');
     const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+    const endpoint = route(request, method, path);
+    if (endpoint === null) return;
+    store.atRequestStart(request.raw.socket instanceof Socket);
+    markDeprecated(reply, path);
+    identifyCaller(request);
+    rateLimit(request, reply, policies[endpoint?.kind ?? (method === 'GET' ? 'read' : 'write')]);
+    refuseUnrouted(request.method, path, endpoint);
+    authenticate(request, endpoint);
+    if (request.caller) enterInFlight(request, reply, request.caller.accountId);
+  }
+
+  /**
+   * The endpoint a request is for; undefined for none (a 404 or 405 to come), null for a
+   * request outside the API (the dashboard, health), which admission lets through untouched.
+   */
+  function route(request: FastifyRequest, method: string, path: string): Endpoint | undefined | null {
     // A path written exactly as an endpoint's is routed to it (a list, a create). Others (an
     // id, the dashboard) ask Fastify, whose routeOptions makes a new object on every call.
-    let endpoint = byRoute.get(method)?.get(path);
-    if (endpoint === undefined) {
-      const route = request.routeOptions;
-      // Neither is part of the API: no key, no rate limit.
-      if (isDashboardRequest(route.config, request.url) || isHealthRequest(route.config)) return;
-      endpoint = route.url === undefined ? undefined : byRoute.get(method)?.get(route.url);
-    }
-    store.atRequestStart(request.raw.socket instanceof Socket);
-    // By path, so even a 405 on the old route says it is deprecated.
-    const deprecated = deprecatedByPath.size === 0 ? undefined : deprecatedByPath.get(path.endsWith('/') ? path.replace(/\/+$/, '') : path);
+    const endpoint = byRoute.get(method)?.get(path);
+    if (endpoint !== undefined) return endpoint;
+    const routed = request.routeOptions;
+    // Neither is part of the API: no key, no rate limit.
+    if (isDashboardRequest(routed.config, request.url) || isHealthRequest(routed.config)) return null;
+    return routed.url === undefined ? undefined : byRoute.get(method)?.get(routed.url);
+  }
+
+  /** By path, so even a 405 on the old route says it is deprecated. */
+  function markDeprecated(reply: FastifyReply, path: string): void {
+    if (deprecatedByPath.size === 0) return;
+    const deprecated = deprecatedByPath.get(path.endsWith('/') ? path.replace(/\/+$/, '') : path);
     if (deprecated) {
       reply.header('deprecation', deprecated.since);
       reply.header('link', `<${deprecated.successor}>; rel="successor-version"`);
     }
+  }
 
+  /** The account of the key presented, if any: the rate limit's bucket. Refused later, by authenticate. */
+  function identifyCaller(request: FastifyRequest): void {
     const key = presentedKey(request.headers);
     request.keyPresented = key !== null;
     request.caller = key === null ? null : store.keys.authenticateHash(keyHashFor(request.raw.socket, key));
+  }
 
-    // Rate limit first, so every answer (errors included) carries the bucket's headers.
-    const policy = policies[endpoint?.kind ?? (method === 'GET' ? 'read' : 'write')];
+  /** Takes one from the caller's bucket (or the address's) and says so in the headers; refuses past the limit, or while closing. */
+  function rateLimit(request: FastifyRequest, reply: FastifyReply, policy: RatePolicy): void {
     const decision = limiter.take(
       request.caller ? accountBucket(policy, request.caller.accountId) : `address:${request.ip}${policy.bucketSuffix}`,
       policy.limit,
@@ -179,34 +205,41 @@ export function admission(options: AdmissionOptions): Admission {
         'retry-after': String(decision.retryAfterSeconds),
       });
     }
+  }
 
-    // A known path with the wrong method is a 405; an unknown path a 404. A request routed to
-    // a path without parameters, written as that path, is neither (checked first: it is every
-    // list request). A path with an id may name a static path of another method (GET
-    // .../validate-formula). Messages echo the path; a key pasted into it must not come back.
-    const routedAsWritten = endpoint !== undefined && (path === endpoint.url || path === `${endpoint.url}/`);
-    if (!routedAsWritten) {
-      const allowed = index.allowedMethods(path);
-      if (!allowed) throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(path, ECHO_MAX)}`);
-      if (!allowed.has(request.method)) {
-        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown(path, ECHO_MAX)}`, undefined, {
-          allow: [...allowed].join(', '),
-        });
-      }
+  /**
+   * A known path with the wrong method is a 405; an unknown path a 404. A request routed to a
+   * path without parameters, written as that path, is neither (checked first: it is every list
+   * request). A path with an id may name a static path of another method (GET
+   * .../validate-formula). Messages echo the path; a key pasted into it must not come back.
+   */
+  function refuseUnrouted(method: string, path: string, endpoint: Endpoint | undefined): void {
+    if (endpoint !== undefined && (path === endpoint.url || path === `${endpoint.url}/`)) return;
+    const allowed = index.allowedMethods(path);
+    if (!allowed) throw new ApiError('NOT_FOUND', `No route ${method} ${shown(path, ECHO_MAX)}`);
+    if (!allowed.has(method)) {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${shown(path, ECHO_MAX)}`, undefined, {
+        allow: [...allowed].join(', '),
+      });
     }
-    if (endpoint?.auth !== false && !request.caller) {
-      throw request.keyPresented
-        ? new ApiError('API_KEY_INVALID', 'The API key is not valid (unknown or revoked)')
-        : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
+  }
+
+  /** Every endpoint but the few marked `auth: false` needs a valid key. */
+  function authenticate(request: FastifyRequest, endpoint: Endpoint | undefined): void {
+    if (endpoint?.auth === false || request.caller) return;
+    throw request.keyPresented
+      ? new ApiError('API_KEY_INVALID', 'The API key is not valid (unknown or revoked)')
+      : new ApiError('API_KEY_MISSING', 'Send an API key in the apiKey header (or X-API-Key, or Authorization: Bearer)');
+  }
+
+  /** The account's share of answers at once (when capped) and of the answers' memory. */
+  function enterInFlight(request: FastifyRequest, reply: FastifyReply, accountId: string): void {
+    if (inFlight !== null && !inFlight.enter(accountId, reply.raw)) {
+      throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
+        'retry-after': '1',
+      });
     }
-    if (request.caller) {
-      if (inFlight !== null && !inFlight.enter(request.caller.accountId, reply.raw)) {
-        throw new ApiError('RATE_LIMITED', `Too many requests in flight for this account (at most ${inFlight.limit}); retry in 1 s`, undefined, {
-          'retry-after': '1',
-        });
-      }
-      request.holdAnswerBytes = answerMemory.holder(request.caller.accountId, reply.raw);
-    }
+    request.holdAnswerBytes = answerMemory.holder(accountId, reply.raw);
   }
 
   function unspentRateHeaders(address: string | undefined, method = 'GET'): Record<string, string> {

@@ -67,8 +67,8 @@ export function snapshotsRepository(context: StoreContext) {
     for (const table of ACCOUNT_TABLES) db.prepare(`DELETE FROM ${table}`).run();
   };
 
-  const writeTables = db.transaction((tables: SnapshotTables) => {
-    deleteAccounts();
+  /** Catalogs replaced by name, presets in full. */
+  const writeCatalogsAndPresets = (tables: SnapshotTables) => {
     db.prepare('DELETE FROM presets').run();
     const upsertCatalog = db.prepare<[string, string, string]>(
       `INSERT INTO catalogs (name, document, updated_at) VALUES (?, ?, ?)
@@ -79,6 +79,10 @@ export function snapshotsRepository(context: StoreContext) {
     }
     const insertPreset = db.prepare<[string, string]>('INSERT INTO presets (id, document) VALUES (?, ?)');
     for (const preset of tables.presets) insertPreset.run(preset.id, JSON.stringify(preset));
+  };
+
+  /** Accounts, their users and their keys. */
+  const writeAccounts = (tables: SnapshotTables) => {
     const insertAccount = db.prepare<[string, string, number, string]>(
       'INSERT INTO accounts (id, name, template_limit, created_at) VALUES (?, ?, ?, ?)',
     );
@@ -91,6 +95,9 @@ export function snapshotsRepository(context: StoreContext) {
       'INSERT INTO api_keys (id, user_id, key_hash, prefix, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     for (const key of tables.apiKeys) insertKey.run(key.id, key.userId, key.keyHash, key.prefix, key.createdAt, key.revokedAt);
+  };
+
+  const writeTemplates = (tables: SnapshotTables) => {
     const insertTemplate = db.prepare<[string, string, string, string, string, string, string, string, string]>(
       `INSERT INTO templates (id, account_id, user_id, analysis_type, report_type, report_category, document, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -108,6 +115,10 @@ export function snapshotsRepository(context: StoreContext) {
         template.updatedAt,
       );
     }
+  };
+
+  /** Queues, their runs, and the analyses the runs made. */
+  const writeQueues = (tables: SnapshotTables) => {
     const insertQueue = db.prepare<[string, string, string, string, string]>(
       'INSERT INTO queues (id, account_id, name, steps, created_at) VALUES (?, ?, ?, ?, ?)',
     );
@@ -126,6 +137,9 @@ export function snapshotsRepository(context: StoreContext) {
     for (const { accountId, analysis } of tables.analyses) {
       insertAnalysis.run(analysis.id, accountId, analysis.lotId, analysis.analysisType, analysis.status, analysis.queueRunId, analysis.createdAt, analysis.finishedAt);
     }
+  };
+
+  const refuseCrossedRows = () => {
     // An account's rows must all be its own: a key, template or run pointing into another
     // account would let one account's key reach another's data.
     const crossed = db
@@ -138,6 +152,15 @@ export function snapshotsRepository(context: StoreContext) {
       .pluck()
       .get() as string | undefined;
     if (crossed !== undefined) throw new SnapshotConflict(`${crossed} belongs to another account than the row it refers to`);
+  };
+
+  const writeTables = db.transaction((tables: SnapshotTables) => {
+    deleteAccounts();
+    writeCatalogsAndPresets(tables);
+    writeAccounts(tables);
+    writeTemplates(tables);
+    writeQueues(tables);
+    refuseCrossedRows();
   });
 
   return {
