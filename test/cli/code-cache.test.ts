@@ -215,7 +215,7 @@ describe('the bin picks the client cache for exactly the client groups', () => {
     expect(listed, 'CLIENT_GROUPS in bin/reportctl.js').toBeDefined();
     const clientGroups = (JSON.parse(listed!.replaceAll("'", '"')) as string[]).sort();
     const deps = systemDeps({
-      io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() },
+      streams: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() },
       env: {},
       clock: { now: () => 0, sleep: async () => {} },
       signal: new AbortController().signal,

@@ -16,7 +16,7 @@ function fakeDeps(): { deps: CliDeps; stdout: () => string; stderr: () => string
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return {
     deps: systemDeps({
-      io: { stdin: new PassThrough(), stdout, stderr },
+      streams: { stdin: new PassThrough(), stdout, stderr },
       env: {},
       clock: { now: () => Date.now(), sleep: async () => {} },
       signal: new AbortController().signal,

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/context.js';
-import { countDown } from '../../src/cli/session.js';
+import { countDown } from '../../src/cli/progress.js';
 import type { Analysis } from '../../src/contract/index.js';
 import { ANSI, BIN, cleanEnv } from '../helpers/cli.js';
 import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';

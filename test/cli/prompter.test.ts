@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { inquirerPrompter, SEPARATOR } from '../../src/cli/prompter.js';
-import type { IOStreams } from '../../src/cli/io.js';
+import type { Streams } from '../../src/cli/io.js';
 
 const ENTER = '\r';
 const DOWN = '\u001b[B';
@@ -14,7 +14,7 @@ function terminal() {
   const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
   let drawn = '';
   stderr.setEncoding('utf8').on('data', (chunk: string) => (drawn += chunk));
-  const io: IOStreams = { stdin, stdout: Object.assign(new PassThrough(), { isTTY: true }), stderr };
+  const io: Streams = { stdin, stdout: Object.assign(new PassThrough(), { isTTY: true }), stderr };
   const type = async (...keys: string[]) => {
     for (const key of keys) {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -91,7 +91,7 @@ async function cli(service: FakeService, args: string[], tty: boolean, fakes: { 
   const stdin = Object.assign(new PassThrough(), fakes.prompter ? { isTTY: true } : {});
   const deps: CliDeps = systemDeps(
     {
-      io: { stdin, stdout: stdout.output, stderr: stderr.output },
+      streams: { stdin, stdout: stdout.output, stderr: stderr.output },
       env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), NO_COLOR: '1' },
       clock: systemClock,
       signal: new AbortController().signal,

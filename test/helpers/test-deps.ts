@@ -5,6 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { systemClock, type CliDeps, type Clock } from '../../src/cli/context.js';
 import type { Editor } from '../../src/cli/editor.js';
+import type { IOStreams } from '../../src/cli/io.js';
 import type { Prompter } from '../../src/cli/prompter.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
 import { cleanEnv } from './cli.js';
@@ -39,6 +40,8 @@ export interface InProcessOptions {
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   nodeVersion?: string;
+  /** Answers of deps.io to fix, whatever the streams and environment say (as gh's SetNeverPrompt). */
+  io?: Partial<Pick<IOStreams, 'canPrompt' | 'colorEnabled'>>;
 }
 
 export interface InProcessDeps {
@@ -55,7 +58,7 @@ export function testDeps(options: InProcessOptions = {}): InProcessDeps {
   const stderr = new Captured(tty.stderr === true, tty.columns);
   const deps = systemDeps(
     {
-      io: { stdin, stdout, stderr },
+      streams: { stdin, stdout, stderr },
       env: cleanEnv(options.env),
       clock: options.clock ?? systemClock,
       signal: options.signal ?? new AbortController().signal,
@@ -67,6 +70,7 @@ export function testDeps(options: InProcessOptions = {}): InProcessDeps {
       ...(options.editor ? { editor: options.editor } : {}),
     },
   );
+  Object.assign(deps.io, options.io);
   return { deps, stdout: () => stdout.text, stderr: () => stderr.text };
 }
 

@@ -148,7 +148,7 @@ describe('reportctl doctor', () => {
     stdout.on('data', (chunk: string) => (output += chunk));
     const deps = (now: string): CliDeps =>
       systemDeps({
-        io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+        streams: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
         env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
         clock: { ...systemClock, now: () => Date.parse(now) },
         signal: new AbortController().signal,

@@ -11,6 +11,7 @@ import { api, closedUrl, tempDir } from '../../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess, startInProcessService, testDeps, type InProcessService } from '../../helpers/in-process.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inPlace } from '../../../src/cli/redraw.js';
+import { IOStreams } from '../../../src/cli/io.js';
 import { testWith } from '../../helpers/programs.js';
 import { BIN, cleanEnv } from '../../helpers/cli.js';
 import { execFile, spawnSync } from 'node:child_process';
@@ -223,7 +224,7 @@ describe('queue-runs watch', () => {
     let screen = '';
     stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
     const deps: CliDeps = systemDeps({
-      io: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
+      streams: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
       env: { ...envFor(suite.account.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
       // The run moves once at each of the watch's first three waits.
       clock: fakeClock({
@@ -302,7 +303,7 @@ describe('queue-runs watch', () => {
     const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 60, rows: 30 });
     let written = '';
     stdout.setEncoding('utf8').on('data', (chunk: string) => (written += chunk));
-    const screen = inPlace({ stdin: new PassThrough(), stdout, stderr: new PassThrough() });
+    const screen = inPlace(new IOStreams({ stdin: new PassThrough(), stdout, stderr: new PassThrough() }, {}));
     screen.draw(['x'.repeat(50), 'short']);
     stdout.columns = 25;
     screen.draw(['next']);

@@ -42,7 +42,7 @@ function fakeRun(options: { env?: Record<string, string>; tty?: { columns: numbe
   return {
     deps: systemDeps(
       {
-        io: { stdin, stdout: out.stream, stderr: err.stream },
+        streams: { stdin, stdout: out.stream, stderr: err.stream },
         env: { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-'), ...options.env },
         clock: systemClock,
         signal: new AbortController().signal,
