@@ -1,3 +1,5 @@
+// Across verbs: every kind of command answers the same with the build's V8 code cache, without
+// one, or with a damaged or stale one; the bin picks the cache made for the command's group.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// The real editor behind `templates edit`: $VISUAL, else $EDITOR, run through the shell.
+// Across verbs: the real editor a verb opens through deps.editor (templates edit's): $VISUAL,
+// else $EDITOR, run through the shell.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';

@@ -1,4 +1,4 @@
-// Ctrl-C during a list's --all, a property of every list verb (they print through
+// Across verbs: Ctrl-C during a list's --all, for every list verb (they print through
 // src/cli/list-output.ts): what was fetched is printed whole, stderr says how much, exit 130.
 // The service allows one read a minute, so after the first page the walk waits, paced.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,6 @@
-// The real prompter (@inquirer/prompts) driven through streams, keys as a terminal sends them:
-// what the scripted prompter in the command tests stands in for.
+// Across verbs: the real prompter every verb's questions go through (@inquirer/prompts), driven
+// through streams, keys as a terminal sends them: what the scripted prompter in the command
+// tests stands in for.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { inquirerPrompter, SEPARATOR } from '../../src/cli/prompter.js';

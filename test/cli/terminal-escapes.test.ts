@@ -1,4 +1,4 @@
-// Across verbs (issue 17, item 3; issue 28, item 1): a hostile or intercepted service must not
+// Across verbs: a hostile or intercepted service must not
 // drive the user's terminal. The service's strings carry ESC, BEL, OSC 0 (title), CSI 2J
 // (clear), OSC 8 (hidden link), CR and C1 CSI (U+009B); whatever the CLI prints from them, on
 // stdout, stderr or in a prompt, must show those characters, not send them. A real `serve`
