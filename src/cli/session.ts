@@ -2,7 +2,7 @@ import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type
 import type { ApiTuning, CliDeps, GlobalOptions, Session } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
-import {  writeLine  } from './io.js';
+import { writeLine } from './io.js';
 import { escapeControls } from './sanitize.js';
 import { serviceApi } from '../client/api.js';
 

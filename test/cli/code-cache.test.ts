@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
-import { PassThrough } from 'node:stream';
 import { buildProgram } from '../../src/cli/program.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
+import { testDeps } from '../helpers/test-deps.js';
 
 /**
  * bin/reportctl.js compiles dist/main.cjs from V8's code cache that the build leaves beside
@@ -216,12 +215,7 @@ describe('the bin picks the client cache for exactly the client groups', () => {
     const listed = /const CLIENT_GROUPS = new Set\((\[[^\]]*\])\)/.exec(bin)?.[1];
     expect(listed, 'CLIENT_GROUPS in bin/reportctl.js').toBeDefined();
     const clientGroups = (JSON.parse(listed!.replaceAll("'", '"')) as string[]).sort();
-    const deps = systemDeps({
-      streams: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() },
-      env: {},
-      clock: { now: () => 0, sleep: async () => {} },
-      signal: new AbortController().signal,
-    });
+    const { deps } = testDeps();
     // Hidden ones (__complete) too: they load the client like any other.
     const tree = buildProgram(deps, () => {}).commands.map((command) => command.name());
     // A new top-level command fails here until it is put in one of the two lists.

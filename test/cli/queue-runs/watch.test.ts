@@ -1,9 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CliDeps } from '../../../src/cli/context.js';
 import { runQueueRunsWatch, registerQueueRunsWatch } from '../../../src/cli/commands/queue-runs/watch.js';
 import { runCli } from '../../../src/cli/program.js';
-import { systemDeps } from '../../../src/cli/system-deps.js';
 import type { Paginated as Page, QueueRun as Run } from '../../../src/contract/index.js';
 import { ANSI, spawnCli } from '../../helpers/cli.js';
 import { fakeClock } from '../../helpers/clock.js';
@@ -219,22 +217,18 @@ describe('queue-runs watch', () => {
 
   it('on a terminal the view redraws in place, with status colours', async () => {
     const run = await enqueue(['--fail-at-step', '1']);
-    const terminal = () => Object.assign(new PassThrough(), { isTTY: true, columns: 60 });
-    const stdout = terminal();
-    let screen = '';
-    stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
-    const deps: CliDeps = systemDeps({
-      streams: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
+    const { deps, stdout } = testDeps({
       env: { ...envFor(suite.account.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+      tty: { stdin: true, stdout: true, columns: 60 },
       // The run moves once at each of the watch's first three waits.
       clock: fakeClock({
         onSleep: async (count) => {
           if (count <= 3) await advance(run.id);
         },
       }),
-      signal: new AbortController().signal,
     });
     await expect(runQueueRunsWatch(run.id, { interval: 0.5, maxUnreachable: 120, exitStatus: true }, deps)).rejects.toMatchObject({ exitCode: 1, details: { code: 'RUN_FAILED' } });
+    const screen = stdout();
     // eslint-disable-next-line no-control-regex -- the escape that moves the cursor up
     const frames = screen.split(/\u001b\[\d+A\r/);
     expect(frames.length).toBeGreaterThan(2);

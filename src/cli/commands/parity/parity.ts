@@ -1,6 +1,6 @@
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import {  writeLine  } from '../../io.js';
+import { writeLine } from '../../io.js';
 import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
