@@ -27,7 +27,9 @@ export class IOStreams {
     private readonly streams: Streams,
     private readonly env: Env,
   ) {
-    this.progress = spinnerOn(streams.stderr, () => this.isStderrTTY());
+    // A terminal 0 columns wide (a pty nobody sized, as `script` makes without a terminal)
+    // would have ora clear an endless number of lines: no spinner there.
+    this.progress = spinnerOn(streams.stderr, () => this.isStderrTTY() && this.stderr.columns !== 0);
   }
 
   // Read on first use: main.ts gives stdin as a getter, since creating it loads stream and

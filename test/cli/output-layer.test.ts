@@ -150,6 +150,30 @@ describe('IOStreams', () => {
     expect(stopped.drawn()).toBe('');
   });
 
+  it('progress draws nothing on a terminal 0 columns wide (ora would clear lines without end)', async () => {
+    const unsized = streams({ stderr: true });
+    let cleared = 0;
+    Object.assign(unsized.given.stderr, {
+      columns: 0,
+      clearLine: () => {
+        // Bounded, so a spinner that did start fails this test instead of hanging it.
+        if (++cleared > 1000) throw new Error('clearing without end');
+        return true;
+      },
+    });
+    const sized = streams({ stderr: true });
+    const progress = new IOStreams(unsized.given, {}).progress;
+    const other = new IOStreams(sized.given, {}).progress;
+    progress.update('reading the catalogs');
+    other.update('reading the catalogs');
+    // Once ora has drawn on the other terminal, it has had its chance to draw on this one.
+    await expect.poll(() => sized.drawn()).toContain('reading the catalogs');
+    progress.stop();
+    other.stop();
+    expect(unsized.drawn()).toBe('');
+    expect(cleared).toBe(0);
+  });
+
   it('withStdout: another stdout, the same answers and progress', () => {
     const io = new IOStreams(streams({ stdin: true, stdout: true }).given, {});
     io.canPrompt = () => false;
