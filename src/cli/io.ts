@@ -14,8 +14,8 @@ export interface Streams {
 export type StreamName = 'stdout' | 'stderr';
 
 /**
- * The streams and what is known about them, built once (main.ts; tests build their own) and
- * injected into every command: whether each is a terminal, whether colour is on, whether
+ * The streams and what is known about them, built once per command by systemDeps (from the
+ * process's streams and environment in main.ts, from captured ones in tests) and injected: whether each is a terminal, whether colour is on, whether
  * someone can answer a prompt, and the one progress indicator. Verbs ask here and never
  * read the environment or isTTY to decide these themselves.
  */
@@ -95,7 +95,7 @@ export class IOStreams {
     if (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') return false;
     // stdout first: reading stdin's isTTY creates the stdin stream, which a command piped to
     // another never needs (a measurable part of `templates create`'s start-up).
-    return this.stdout.isTTY === true && this.stdin.isTTY === true;
+    return this.isStdoutTTY() && this.isStdinTTY();
   }
 
   /** The same streams, answers and progress, with stdout replaced (by --jq's filter). */
