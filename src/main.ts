@@ -29,7 +29,7 @@ export function main(): void {
 
   const argv = process.argv.slice(2);
   const deps = systemDeps({
-    io: {
+    streams: {
       // Read on first use: creating stdin loads stream and tty machinery most commands never need.
       get stdin() {
         return process.stdin;

@@ -4,13 +4,12 @@ import type { Settings } from './config.js';
 import type { Editor } from './editor.js';
 import type { Env, IOStreams } from './io.js';
 import type { Prompter } from './prompter.js';
-import type { Style } from './style.js';
+import type { Sleep } from './progress.js';
 import type { GlobalFlags } from './verb.js';
 
 export interface Clock {
   now(): number;
-  /** Resolves after `ms`, or early (without throwing) when `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep: Sleep;
 }
 
 /** What every command gets from outside; tests pass their own. */
@@ -56,16 +55,6 @@ export interface ApiTuning {
 export interface Session {
   settings: Settings;
   api: ServiceApi;
-  style: Style;
-  /** Progress for people: a spinner on a TTY stderr, nothing otherwise. */
-  progress: Progress;
-}
-
-export interface Progress {
-  update(text: string): void;
-  /** Shows `text` of the time left, once a second, for `ms` (or until the next update or stop). */
-  countdown(text: (msLeft: number) => string, ms: number): void;
-  stop(): void;
 }
 
 /** Options every command accepts (declared on the root, readable from any verb). */

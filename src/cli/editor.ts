@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { isStdoutTTY, type Env, type IOStreams } from './io.js';
+import { type Env, type IOStreams } from './io.js';
 
 /** The editor exited with a failing status: what was saved is not trusted. */
 export class EditorFailed extends Error {
@@ -19,7 +19,7 @@ export interface Editor {
 
 /** $VISUAL, else $EDITOR, else vi on a terminal; run through the shell so it may carry arguments ("code --wait"). */
 export function shellEditor(env: Env, io: IOStreams): Editor {
-  const command = () => env.VISUAL || env.EDITOR || (isStdoutTTY(io) ? 'vi' : undefined);
+  const command = () => env.VISUAL || env.EDITOR || (io.isStdoutTTY() ? 'vi' : undefined);
   return {
     get command() {
       return command();

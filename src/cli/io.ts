@@ -1,45 +1,107 @@
 import type { Readable, Writable } from 'node:stream';
+import { spinnerOn, type Progress } from './progress.js';
+import { loadStyle, type Style } from './style.js';
 
-/** The process's streams and what is known about them, injected into every command. */
-export interface IOStreams {
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The three streams as the process (or a test) has them. */
+export interface Streams {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean; columns?: number };
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-export function isStdoutTTY(io: IOStreams): boolean {
-  return io.stdout.isTTY === true;
-}
-
-export function isStderrTTY(io: IOStreams): boolean {
-  return io.stderr.isTTY === true;
-}
-
-export function terminalWidth(io: IOStreams): number {
-  return io.stdout.columns && io.stdout.columns > 20 ? io.stdout.columns : 80;
-}
+export type StreamName = 'stdout' | 'stderr';
 
 /**
- * Colour on stdout only for a terminal, and never with NO_COLOR (any non-empty value) or
- * --no-color. FORCE_COLOR wins over the TTY check, as most tools agree.
+ * The streams and what is known about them, built once per command by systemDeps (from the
+ * process's streams and environment in main.ts, from captured ones in tests) and injected: whether each is a terminal, whether colour is on, whether
+ * someone can answer a prompt, and the one progress indicator. Verbs ask here and never
+ * read the environment or isTTY to decide these themselves.
  */
-export function colorEnabled(io: IOStreams, env: Env, colorFlag: boolean | undefined, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
-  if (colorFlag === false) return false;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
-  if (env.TERM === 'dumb') return false;
-  return stream === 'stdout' ? isStdoutTTY(io) : isStderrTTY(io);
-}
+export class IOStreams {
+  /** Progress for people on stderr: a spinner on a terminal, nothing otherwise. */
+  readonly progress: Progress;
 
-/** Prompts only where someone can answer them. */
-export function canPrompt(io: IOStreams, env: Env, noInputFlag: boolean | undefined): boolean {
-  if (noInputFlag === true) return false;
-  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
-  // stdout first: reading stdin's isTTY creates the stdin stream, which a command piped to
-  // another never needs (a measurable part of `templates create`'s start-up).
-  return io.stdout.isTTY === true && io.stdin.isTTY === true;
+  constructor(
+    private readonly streams: Streams,
+    private readonly env: Env,
+  ) {
+    // A terminal 0 columns wide (a pty nobody sized, as `script` makes without a terminal)
+    // would have ora clear an endless number of lines: no spinner there.
+    this.progress = spinnerOn(streams.stderr, () => this.isStderrTTY() && this.stderr.columns !== 0);
+  }
+
+  // Read on first use: main.ts gives stdin as a getter, since creating it loads stream and
+  // tty machinery most commands never need.
+  get stdin(): Streams['stdin'] {
+    return this.streams.stdin;
+  }
+
+  get stdout(): Streams['stdout'] {
+    return this.streams.stdout;
+  }
+
+  get stderr(): Streams['stderr'] {
+    return this.streams.stderr;
+  }
+
+  isStdinTTY(): boolean {
+    return this.stdin.isTTY === true;
+  }
+
+  isStdoutTTY(): boolean {
+    return this.stdout.isTTY === true;
+  }
+
+  isStderrTTY(): boolean {
+    return this.stderr.isTTY === true;
+  }
+
+  /** Whether output can be redrawn in place: a terminal that moves its cursor (TERM=dumb does not). */
+  canRedraw(): boolean {
+    return this.isStdoutTTY() && this.env.TERM !== 'dumb';
+  }
+
+  terminalWidth(): number {
+    const columns = this.stdout.columns;
+    return columns && columns > 20 ? columns : 80;
+  }
+
+  /**
+   * Colour on a stream only when it is a terminal, and never with NO_COLOR (any non-empty
+   * value) or --no-color (`colorFlag` false). FORCE_COLOR wins over the TTY check, as most
+   * tools agree.
+   */
+  colorEnabled(colorFlag: boolean | undefined, stream: StreamName = 'stdout'): boolean {
+    const env = this.env;
+    if (colorFlag === false) return false;
+    if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+    if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+    if (env.TERM === 'dumb') return false;
+    return stream === 'stdout' ? this.isStdoutTTY() : this.isStderrTTY();
+  }
+
+  /** The colours for `stream`, as colorEnabled decides (chalk loads only when they are on). */
+  style(colorFlag: boolean | undefined, stream: StreamName = 'stdout'): Promise<Style> {
+    const manyColours = /256colou?r/i.test(this.env.TERM ?? '') || /^(truecolor|24bit)$/i.test(this.env.COLORTERM ?? '');
+    return loadStyle(this.colorEnabled(colorFlag, stream), manyColours);
+  }
+
+  /** Prompts only where someone can answer them: never with --no-input (`noInputFlag`) or in CI. */
+  canPrompt(noInputFlag: boolean | undefined): boolean {
+    if (noInputFlag === true) return false;
+    const ci = this.env.CI;
+    if (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') return false;
+    // stdout first: reading stdin's isTTY creates the stdin stream, which a command piped to
+    // another never needs (a measurable part of `templates create`'s start-up).
+    return this.isStdoutTTY() && this.isStdinTTY();
+  }
+
+  /** The same streams, answers and progress, with stdout replaced (by --jq's filter). */
+  withStdout(stdout: Streams['stdout']): IOStreams {
+    return Object.create(this, { stdout: { value: stdout } }) as IOStreams;
+  }
 }
 
 export function writeLine(stream: Writable, line = ''): void {

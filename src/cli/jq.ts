@@ -87,7 +87,7 @@ export class JqOutput extends Writable {
   }
 
   private async filterLines(lines: readonly string[]): Promise<void> {
-    const terminal = this.io.stdout.isTTY === true;
+    const terminal = this.io.isStdoutTTY();
     for (const line of lines) {
       if (line.trim() === '') continue;
       const run = this.engine.run(line, this.expression, terminal ? ['-r'] : ['-r', '-c']);

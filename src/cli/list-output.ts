@@ -4,8 +4,7 @@ import type { CliDeps } from './context.js';
 import { ExitCode, SilentFailure, UsageError } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { jsonText, pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
-import type { Session } from './session.js';
-import { isStderrTTY, isStdoutTTY, writeData, writeLine } from './io.js';
+import { writeData, writeLine } from './io.js';
 
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or
@@ -14,8 +13,7 @@ import { isStderrTTY, isStdoutTTY, writeData, writeLine } from './io.js';
  */
 export async function printList<T>(
   deps: CliDeps,
-  session: Session,
-  options: ListOptions & { json?: boolean; verbose?: boolean },
+  options: ListOptions & { json?: boolean; verbose?: boolean; color?: boolean },
   request: {
     listing: Listing<T>;
     query: RequestOptions['query'];
@@ -29,9 +27,9 @@ export async function printList<T>(
   if (options.all && options.limit !== undefined) throw new UsageError('--all and --limit cannot be used together', '--all fetches every item (100 per request); --limit N alone gives the first N');
   if (options.all) {
     const walk = new Walk(request.listing, request.query, deps.signal);
-    await printAll(deps, session, options, walk, request.noun, columns);
+    await printAll(deps, options, walk, request.noun, columns);
     if (walk.interrupted) {
-      session.progress.stop();
+      deps.io.progress.stop();
       const fetched = `interrupted after fetching ${walk.fetched} of ${walk.total ?? 'an unknown number of'} ${request.noun}`;
       writeLine(deps.io.stderr, `reportctl: ${fetched}; those are printed`);
       throw new SilentFailure(ExitCode.interrupted, fetched);
@@ -43,15 +41,15 @@ export async function printList<T>(
     ...(options.page !== undefined ? { page: options.page } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
   });
-  session.progress.stop();
+  deps.io.progress.stop();
   if (options.json) {
     printJson(deps, page);
     return;
   }
-  if (page.total === 0 && isStdoutTTY(deps.io)) return nothingMatches(deps, request.noun);
-  await printTable(deps, session.style, columns, page.data);
+  if (page.total === 0 && deps.io.isStdoutTTY()) return nothingMatches(deps, request.noun);
+  await printTable(deps, await deps.io.style(options.color), columns, page.data);
   // A notice for people: in a pipeline it is noise on the terminal the script runs in.
-  if (isStderrTTY(deps.io) || options.verbose === true) pageFooter(deps, page.data.length, page.page, page.total);
+  if (deps.io.isStderrTTY() || options.verbose === true) pageFooter(deps, page.data.length, page.page, page.total);
 }
 
 /** An empty table says nothing; on a terminal, say so in words (on stderr: it is not data). */
@@ -105,7 +103,7 @@ class Walk<T> implements AsyncIterable<T> {
 }
 
 /** With --all: JSON, one array streamed item by item; piped, a row per item as it comes; on a terminal, one table. */
-async function printAll<T>(deps: CliDeps, session: Session, options: { json?: boolean }, walk: Walk<T>, noun: string, columns: Column<T>[]): Promise<void> {
+async function printAll<T>(deps: CliDeps, options: { json?: boolean; color?: boolean }, walk: Walk<T>, noun: string, columns: Column<T>[]): Promise<void> {
   if (options.json) {
     const list = jsonList(deps);
     for await (const item of walk) await list.item(item);
@@ -113,14 +111,14 @@ async function printAll<T>(deps: CliDeps, session: Session, options: { json?: bo
     await list.end(walk.total ?? walk.fetched);
     return;
   }
-  if (!isStdoutTTY(deps.io)) {
+  if (!deps.io.isStdoutTTY()) {
     // Piped rows need no column widths: each goes out as it arrives.
     for await (const item of walk) await writeData(deps.io.stdout, tsvRow(columns, item) + '\n');
     return;
   }
   const rows: T[] = [];
   for await (const item of walk) rows.push(item);
-  session.progress.stop();
+  deps.io.progress.stop();
   if (rows.length === 0 && !walk.interrupted) return nothingMatches(deps, noun);
-  await printTable(deps, session.style, columns, rows);
+  await printTable(deps, await deps.io.style(options.color), columns, rows);
 }

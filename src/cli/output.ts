@@ -1,17 +1,17 @@
 import type { CliDeps } from './context.js';
-import { isStdoutTTY, terminalWidth, writeLine } from './io.js';
+import { writeLine } from './io.js';
 import { jsonForTerminal, escapeControls } from './sanitize.js';
 import type { Style } from './style.js';
 
 /** The service's JSON: exactly as it came when piped; indented, C1 escaped, on a terminal. */
 export function printJson(deps: CliDeps, value: unknown): void {
-  writeLine(deps.io.stdout, jsonText(deps, value, isStdoutTTY(deps.io) ? 2 : undefined));
+  writeLine(deps.io.stdout, jsonText(deps, value, deps.io.isStdoutTTY() ? 2 : undefined));
 }
 
 /** One JSON value for stdout; on a terminal, with the control characters JSON leaves raw escaped. */
 export function jsonText(deps: CliDeps, value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
-  return isStdoutTTY(deps.io) ? jsonForTerminal(text) : text;
+  return deps.io.isStdoutTTY() ? jsonForTerminal(text) : text;
 }
 
 /** Text and how to paint it. The text is made visible (it may come from the service), then painted. */
@@ -40,7 +40,7 @@ export function shortId(id: string): string {
  * real id). `-` where a row has none.
  */
 export function idColumn<T>(deps: CliDeps, wide: boolean, id: (row: T) => string | null | undefined, header = 'ID'): Column<T> {
-  const whole = wide || !isStdoutTTY(deps.io);
+  const whole = wide || !deps.io.isStdoutTTY();
   const text = (row: T) => {
     const value = id(row);
     if (value === null || value === undefined) return '-';
@@ -73,13 +73,13 @@ const READABLE_CAP = 40;
  */
 export async function printTable<T>(deps: CliDeps, style: Style, columns: Column<T>[], rows: T[]): Promise<void> {
   // Cells come from the service: control characters made visible, tabs and newlines spaces.
-  if (!isStdoutTTY(deps.io)) {
+  if (!deps.io.isStdoutTTY()) {
     for (const row of rows) writeLine(deps.io.stdout, tsvRow(columns, row));
     return;
   }
   const cells = rows.map((row) => columns.map((column) => escapeControls(column.value(row))));
   const { default: Table } = await import('cli-table3');
-  const width = terminalWidth(deps.io);
+  const width = deps.io.terminalWidth();
   const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((values) => values[index]!.length)) + 2);
   // Borders take one column each plus one. Shorten the widest column that may be shortened
   // until the table fits: a long name first down to READABLE_CAP (a name of 200 characters
@@ -144,7 +144,7 @@ export function statusColor(status: string, style: Style): (text: string) => str
 /** Relative times for people on a terminal, ISO 8601 when piped. */
 export function formatTime(iso: string | null | undefined, deps: CliDeps): string {
   if (!iso) return '-';
-  if (!isStdoutTTY(deps.io)) return iso;
+  if (!deps.io.isStdoutTTY()) return iso;
   const seconds = Math.round((deps.clock.now() - Date.parse(iso)) / 1000);
   if (!Number.isFinite(seconds)) return iso;
   const ago = (value: number, unit: string) => `${value}${unit} ago`;

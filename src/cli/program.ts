@@ -163,17 +163,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps, only?: Regi
   } catch (error) {
     return reportError(error, deps, jsonErrors, argv);
   }
-  const io = deps.io;
-  const jqDeps: CliDeps = {
-    ...deps,
-    io: {
-      get stdin() {
-        return io.stdin;
-      },
-      stdout: output,
-      stderr: io.stderr,
-    },
-  };
+  const jqDeps: CliDeps = { ...deps, io: deps.io.withStdout(output) };
   const code = await runProgram(withJson(argv), jqDeps, jsonErrors, only);
   try {
     await output.finish();

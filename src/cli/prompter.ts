@@ -1,4 +1,4 @@
-import type { IOStreams } from './io.js';
+import type { Streams } from './io.js';
 import { importPackage } from './import-package.js';
 
 /** A line between choices of a select. */
@@ -27,7 +27,7 @@ export interface Prompter {
 }
 
 /** The terminal's prompts (@inquirer/prompts, loaded on the first question), written to stderr. */
-export function inquirerPrompter(io: IOStreams, signal: AbortSignal): Prompter {
+export function inquirerPrompter(io: Streams, signal: AbortSignal): Prompter {
   const prompts = () => importPackage('@inquirer/prompts');
   const ask = <Answer>(prompt: (context: PromptContext) => Promise<Answer>) => askClearingOnCtrlC(io, signal, prompt);
   return {
@@ -46,8 +46,8 @@ export function inquirerPrompter(io: IOStreams, signal: AbortSignal): Prompter {
 }
 
 interface PromptContext {
-  input: IOStreams['stdin'];
-  output: IOStreams['stderr'];
+  input: Streams['stdin'];
+  output: Streams['stderr'];
   signal: AbortSignal;
   readonly clearPromptOnDone: boolean;
 }
@@ -57,7 +57,7 @@ interface PromptContext {
  * so no open menu is left behind. inquirer reads `clearPromptOnDone` as the prompt ends, and
  * its readline turns Ctrl-C into a rejection, so the key itself is watched here.
  */
-async function askClearingOnCtrlC<Answer>(io: IOStreams, signal: AbortSignal, prompt: (context: PromptContext) => Promise<Answer>): Promise<Answer> {
+async function askClearingOnCtrlC<Answer>(io: Streams, signal: AbortSignal, prompt: (context: PromptContext) => Promise<Answer>): Promise<Answer> {
   let ctrlC = false;
   const onKeypress = (_text: unknown, key: { ctrl?: boolean; name?: string } | undefined) => {
     if (key?.ctrl === true && key.name === 'c') ctrlC = true;

@@ -1,4 +1,4 @@
-import { terminalWidth, type IOStreams } from './io.js';
+import { type IOStreams } from './io.js';
 
 // Colours take no room on screen.
 // eslint-disable-next-line no-control-regex
@@ -17,7 +17,7 @@ export function inPlace(io: IOStreams) {
   return {
     rows: (): number | undefined => (out.rows !== undefined && out.rows > 2 ? out.rows - 1 : undefined),
     draw(lines: readonly string[]): void {
-      const width = terminalWidth(io);
+      const width = io.terminalWidth();
       const up = drawn.reduce((sum, length) => sum + Math.max(1, Math.ceil(length / width)), 0);
       // Each row is cleared as it is drawn, and only what is left below the frame at the end:
       // a clear from the top-left corner is a clear of the whole screen, which tmux (and some

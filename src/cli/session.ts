@@ -1,14 +1,12 @@
 import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type ConfigShape, type Settings } from './config.js';
-import type { ApiTuning, CliDeps, GlobalOptions, Progress, Session } from './context.js';
+import type { ApiTuning, CliDeps, GlobalOptions, Session } from './context.js';
 import { UsageError } from './errors.js';
 import { normaliseBaseUrl } from './base-url.js';
-import { isStderrTTY, writeLine } from './io.js';
-import { styleFor } from './style.js';
+import { writeLine } from './io.js';
 import { escapeControls } from './sanitize.js';
-import { importPackage } from './import-package.js';
 import { serviceApi } from '../client/api.js';
 
-export type { Progress, Session } from './context.js';
+export type { Session } from './context.js';
 
 /** The settings a command runs with; a profile named but not in the file is a usage error. */
 export async function settingsFor(options: GlobalOptions, deps: CliDeps, newProfile = false): Promise<Settings> {
@@ -22,47 +20,7 @@ async function settingsAndConfig(options: GlobalOptions, deps: CliDeps, newProfi
   return { settings: resolveSettings(options, deps.env, config), config };
 }
 
-export async function startProgress(deps: CliDeps): Promise<Progress> {
-  if (!isStderrTTY(deps.io)) return { update: () => {}, countdown: () => {}, stop: () => {} };
-  const { default: ora } = await importPackage('ora');
-  const spinner = ora({ stream: deps.io.stderr, discardStdin: false });
-  const show = (text: string) => {
-    spinner.text = text;
-    if (!spinner.isSpinning) spinner.start();
-  };
-  let counting: AbortController | undefined;
-  const quiet = () => counting?.abort();
-  return {
-    update: (text) => {
-      quiet();
-      show(text);
-    },
-    countdown: (text, ms) => {
-      quiet();
-      counting = new AbortController();
-      void countDown(text, ms, deps.clock, show, counting.signal);
-    },
-    stop: () => {
-      quiet();
-      if (spinner.isSpinning) spinner.stop();
-    },
-  };
-}
-
-/**
- * Shows `text` of the time left each time its whole seconds change, for `ms` in all. Counts
- * the time it slept, not the clock's, so a fake clock that does not move still ends it.
- */
-export async function countDown(text: (msLeft: number) => string, ms: number, clock: CliDeps['clock'], show: (text: string) => void, signal: AbortSignal): Promise<void> {
-  for (let left = ms; left > 0 && !signal.aborted; ) {
-    show(text(left));
-    const step = left - (Math.ceil(left / 1000) - 1) * 1000;
-    await clock.sleep(step, signal);
-    left -= step;
-  }
-}
-
-/** What `CliDeps.api` is outside tests: the configured client, its style and progress. */
+/** What `CliDeps.api` is outside tests: the configured client. */
 export async function connect(options: GlobalOptions, deps: CliDeps, tuning: ApiTuning = {}): Promise<Session> {
   const { settings: configured, config } = await settingsAndConfig(options, deps, tuning.newProfile === true);
   const baseUrl = normaliseBaseUrl(configured.baseUrl, configured.sources.baseUrl);
@@ -71,9 +29,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
   if (elsewhere) throw elsewhere;
   const settings = { ...configured, baseUrl: baseUrl.url };
   const { ApiClient } = await import('../client/http.js');
-  const style = await styleFor(deps, options.color);
-  const progress = await startProgress(deps);
-  const tty = isStderrTTY(deps.io);
+  const tty = deps.io.isStderrTTY();
   const timeoutMs = tuning.timeoutMs ?? timeoutFrom(deps.env);
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
@@ -95,11 +51,11 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
       // On a terminal the spinner counts it down. Piped, a rate-limit wait is said (it may last
       // a minute and must not look like a hang); quick retries only with --verbose, so a
       // failure stays one line.
-      if (tty) progress.countdown(reason, ms);
+      if (tty) deps.io.progress.countdown(reason, ms, deps.clock);
       else if (cause === 'rate-limit' || options.verbose) writeLine(deps.io.stderr, `reportctl: ${reason(ms)}`);
     },
   });
-  return { settings, api: serviceApi(client), style, progress };
+  return { settings, api: serviceApi(client) };
 }
 
 /** REPORTCTL_TIMEOUT_MS: how long to wait for an answer (default 30 s); tests make it short. */

@@ -1,5 +1,4 @@
 import { importPackage } from './import-package.js';
-import { colorEnabled, type Env, type IOStreams } from './io.js';
 
 /** Colour functions. Plain identity when colour is off, so chalk is loaded only when it is on. */
 export interface Style {
@@ -31,23 +30,15 @@ export const plainStyle: Style = {
 };
 
 /**
- * The style for one of the command's streams, with colour as io.ts decides it: the one way a
- * verb gets colour, so no verb decides it itself.
+ * The style for a stream where colour is `enabled`, as io.ts decides it. With `manyColours`
+ * (the terminal says it has 256), `hex` uses them: 16 colours turn most browns red.
  */
-export function styleFor(deps: { io: IOStreams; env: Env }, colorFlag: boolean | undefined, stream: 'stdout' | 'stderr' = 'stdout'): Promise<Style> {
-  return loadStyle(colorEnabled(deps.io, deps.env, colorFlag, stream), deps.env);
-}
-
-/**
- * The style for a stream where colour is `enabled` (see io.ts). With `env`, `hex` uses 256
- * colours where the terminal says it has them: 16 colours turn most browns red.
- */
-export async function loadStyle(enabled: boolean, env?: Env): Promise<Style> {
+export async function loadStyle(enabled: boolean, manyColours = false): Promise<Style> {
   if (!enabled) return plainStyle;
   const { Chalk } = await importPackage('chalk');
   // chalk does not read NO_COLOR itself; the level follows our own rules (see io.ts).
   const chalk = new Chalk({ level: 1 });
-  const rich = env !== undefined && has256Colours(env) ? new Chalk({ level: 2 }) : chalk;
+  const rich = manyColours ? new Chalk({ level: 2 }) : chalk;
   const exact = new Chalk({ level: 3 });
   return {
     enabled: true,
@@ -60,8 +51,4 @@ export async function loadStyle(enabled: boolean, env?: Env): Promise<Style> {
     hex: (colour, text) => rich.hex(colour)(text),
     truecolor: (colour, text) => exact.hex(colour)(text),
   };
-}
-
-function has256Colours(env: Env): boolean {
-  return /256colou?r/i.test(env.TERM ?? '') || /^(truecolor|24bit)$/i.test(env.COLORTERM ?? '');
 }

@@ -1,3 +1,5 @@
+// Across verbs: how any command takes the base URL it is given (a trailing /api/v2, no scheme,
+// the wrong scheme, a path, some other web server): a note, a usage error or a hint, in words.
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

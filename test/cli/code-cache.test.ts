@@ -1,3 +1,5 @@
+// Across verbs: every kind of command answers the same with the build's V8 code cache, without
+// one, or with a damaged or stale one; the bin picks the cache made for the command's group.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,9 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
-import { PassThrough } from 'node:stream';
 import { buildProgram } from '../../src/cli/program.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
+import { testDeps } from '../helpers/test-deps.js';
 
 /**
  * bin/reportctl.js compiles dist/main.cjs from V8's code cache that the build leaves beside
@@ -214,12 +215,7 @@ describe('the bin picks the client cache for exactly the client groups', () => {
     const listed = /const CLIENT_GROUPS = new Set\((\[[^\]]*\])\)/.exec(bin)?.[1];
     expect(listed, 'CLIENT_GROUPS in bin/reportctl.js').toBeDefined();
     const clientGroups = (JSON.parse(listed!.replaceAll("'", '"')) as string[]).sort();
-    const deps = systemDeps({
-      io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() },
-      env: {},
-      clock: { now: () => 0, sleep: async () => {} },
-      signal: new AbortController().signal,
-    });
+    const { deps } = testDeps();
     // Hidden ones (__complete) too: they load the client like any other.
     const tree = buildProgram(deps, () => {}).commands.map((command) => command.name());
     // A new top-level command fails here until it is put in one of the two lists.

@@ -1,3 +1,5 @@
+// Across verbs: the ids every verb's completion offers (__complete): ids that look like ids,
+// names as plain text, and nothing at all when the service fails.
 import { describe, expect, it } from 'vitest';
 import { runCompleteIds } from '../../src/cli/commands/completion/index.js';
 import { inProcessServiceForSuite, mockAgent, testDeps } from '../helpers/in-process.js';

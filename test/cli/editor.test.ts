@@ -1,13 +1,14 @@
-// The real editor behind `templates edit`: $VISUAL, else $EDITOR, run through the shell.
+// Across verbs: the real editor a verb opens through deps.editor (templates edit's): $VISUAL,
+// else $EDITOR, run through the shell.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EditorFailed, shellEditor } from '../../src/cli/editor.js';
-import type { IOStreams } from '../../src/cli/io.js';
+import { IOStreams } from '../../src/cli/io.js';
 import { tempDir } from '../helpers/server.js';
 
-const io = (tty: boolean): IOStreams => ({ stdin: new PassThrough(), stdout: Object.assign(new PassThrough(), tty ? { isTTY: true } : {}), stderr: new PassThrough() });
+const io = (tty: boolean) => new IOStreams({ stdin: new PassThrough(), stdout: Object.assign(new PassThrough(), tty ? { isTTY: true } : {}), stderr: new PassThrough() }, {});
 
 describe('shellEditor', () => {
   it('picks $VISUAL, then $EDITOR, then vi only on a terminal', () => {

@@ -1,4 +1,4 @@
-// A property across verbs: an empty positional argument (an id, a name, a folder, a key: what
+// Across verbs: an empty positional argument (an id, a name, a folder, a key: what
 // an unset shell variable in quotes gives) is a usage error, exit 2, before anything runs.
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';

@@ -1,3 +1,5 @@
+// Across verbs: a command whose event loop empties before its work is done fails, saying so;
+// it never ends with a silent exit 0.
 /**
  * Node ends a process whose event loop has nothing left to wait for with code 0, even while
  * the command still awaits a promise that nothing will settle (work Node does not track). A

@@ -1,4 +1,4 @@
-// A property across verbs: a file or folder the file system refuses is said in words, naming
+// Across verbs: a file or folder the file system refuses is said in words, naming
 // the flag it came from (`cannot read nope.txt (--file): no such file`), never Node's `ENOENT: …`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,6 @@
-// In this process: what help says and the exit codes are runCli's, as in the built binary.
+// Across verbs: help names only commands that exist, and a mistyped verb gets a guess, for
+// every group (in this process: what help says and the exit codes are runCli's, as in the binary).
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir } from '../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 
 /** The verbs root help names for each group: `templates   Report templates: list, get, …`. */
@@ -44,32 +42,5 @@ describe('help names only commands that exist', () => {
         expect(result.stderr).toBe(results[0]!.stderr);
       }
     });
-  });
-});
-
-describe('config use', () => {
-  it('an unknown profile is a usage error with the closest name, and changes nothing', async () => {
-    const dir = tempDir();
-    const env = { REPORTCTL_CONFIG_DIR: dir };
-    expect((await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:4999'], { env })).code).toBe(0);
-    const file = join(dir, 'config.json');
-    const before = readFileSync(file, 'utf8');
-    const typo = await runInProcess(['config', 'use', 'defualt'], { env });
-    expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/no profile "defualt"; did you mean "default"\?/);
-    expect(typo.stderr).toMatch(/--create defualt/);
-    expect(readFileSync(file, 'utf8')).toBe(before);
-  });
-
-  it('--create starts a profile, which is then known', async () => {
-    const dir = tempDir();
-    const env = { REPORTCTL_CONFIG_DIR: dir };
-    expect((await runInProcess(['config', 'use', '--create', 'staging'], { env })).code).toBe(0);
-    expect(existsSync(join(dir, 'config.json'))).toBe(true);
-    const typo = await runInProcess(['config', 'use', 'stagin'], { env });
-    expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/did you mean "staging"\?/);
-    expect((await runInProcess(['config', 'use', 'default'], { env })).code).toBe(0);
-    expect((await runInProcess(['config', 'use', 'staging'], { env })).code).toBe(0);
   });
 });

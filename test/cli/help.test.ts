@@ -1,30 +1,9 @@
 // Across verbs: what --help and a mistyped command say, for every command in the tree.
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
 import { buildProgram, runCli } from '../../src/cli/program.js';
-import type { CliDeps } from '../../src/cli/context.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
+import { testDeps } from '../helpers/test-deps.js';
 import { runInProcess } from '../helpers/in-process.js';
-
-function fakeDeps(): { deps: CliDeps; stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return {
-    deps: systemDeps({
-      io: { stdin: new PassThrough(), stdout, stderr },
-      env: {},
-      clock: { now: () => Date.now(), sleep: async () => {} },
-      signal: new AbortController().signal,
-    }),
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
 
 function leafPaths(command: Command, prefix: string[] = []): string[][] {
   const visible = command.commands.filter((sub) => !(sub as unknown as { _hidden?: boolean })._hidden);
@@ -32,7 +11,7 @@ function leafPaths(command: Command, prefix: string[] = []): string[][] {
   return visible.flatMap((sub) => leafPaths(sub, [...prefix, sub.name()]));
 }
 
-const program = buildProgram(fakeDeps().deps, () => {});
+const program = buildProgram(testDeps().deps, () => {});
 const leaves = leafPaths(program);
 
 describe('help', () => {
@@ -41,7 +20,7 @@ describe('help', () => {
   });
 
   it.each(leaves.map((path) => [path.join(' ')]))('`reportctl %s --help` has a summary and an example', async (path) => {
-    const { deps, stdout } = fakeDeps();
+    const { deps, stdout } = testDeps();
     const code = await runCli([...path.split(' '), '--help'], deps);
     expect(code).toBe(0);
     const text = stdout();
@@ -52,31 +31,31 @@ describe('help', () => {
   });
 
   it('shows defaults of flags that have them', async () => {
-    const { deps, stdout } = fakeDeps();
+    const { deps, stdout } = testDeps();
     await runCli(['serve', '--help'], deps);
     expect(stdout()).toMatch(/--port <port>.*\(default: 4747\)/);
     expect(stdout()).toMatch(/--reads-per-minute <n>.*\(default: 120\)/);
   });
 
   it('suggests the closest command or flag for a typo, exit 2', async () => {
-    const typo = fakeDeps();
+    const typo = testDeps();
     expect(await runCli(['templats', 'list'], typo.deps)).toBe(2);
     expect(typo.stderr()).toMatch(/Did you mean templates\?/);
-    const flag = fakeDeps();
+    const flag = testDeps();
     expect(await runCli(['templates', 'list', '--analysis-typ', 'counting'], flag.deps)).toBe(2);
     expect(flag.stderr()).toMatch(/Did you mean --analysis-type\?/);
   });
 
   it('finds the command after root options and their values, with or without =', async () => {
     // Only the named group is registered: the rest of the tree must not be needed.
-    const sub = fakeDeps();
+    const sub = testDeps();
     expect(await runCli(['--profile', 'formula', '--base-url=http://127.0.0.1:9', 'formula', 'chek', 'NIR'], sub.deps)).toBe(2);
     expect(sub.stderr()).toMatch(/Did you mean check\?/);
-    const ok = fakeDeps();
+    const ok = testDeps();
     expect(await runCli(['--api-key', 'templates', '--json', 'formula', 'check', 'NIR - R'], ok.deps)).toBe(0);
     expect(JSON.parse(ok.stdout())).toMatchObject({ formula: 'NIR - R', valid: true });
     // An option alone, or `--` first: the whole tree, for help and suggestions.
-    const help = fakeDeps();
+    const help = testDeps();
     expect(await runCli(['--verbose', '--help'], help.deps)).toBe(0);
     for (const group of ['templates', 'queue-runs', 'formula', 'serve', 'admin', 'completion', 'doctor']) expect(help.stdout()).toContain(`  ${group}`);
   });

@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BIN, cleanEnv } from '../helpers/cli.js';
-import { api, serverForSuite, tempDir } from '../helpers/server.js';
+import { api, closedUrl, serverForSuite, tempDir } from '../helpers/server.js';
+import { spawnCliInPty } from '../helpers/pty.js';
 import { createTemplate } from '../helpers/http.js';
 import { cancelRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
 import { openStore } from '../../src/server/open-store.js';
@@ -19,6 +20,17 @@ function modulesLoadedBy(args: string[], env: Record<string, string> = {}): stri
 
 /** Every module the command resolved, as [URL, URL of the file that asked for it]. */
 function requiresBy(args: string[], env: Record<string, string> = {}): Array<[url: string, from: string]> {
+  const probe = moduleProbe();
+  const result = spawnSync(process.execPath, ['--require', probe.register, BIN, ...args], {
+    encoding: 'utf8',
+    env: cleanEnv(env),
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return probe.requires();
+}
+
+/** A file to --require that records every module a process resolves, and what it recorded. */
+function moduleProbe(): { register: string; requires(): Array<[url: string, from: string]> } {
   const dir = tempDir();
   const log = join(dir, 'modules.log');
   const hooks = join(dir, 'hooks.mjs');
@@ -58,15 +70,14 @@ Module._load = function (request, parent, isMain) {
 `,
   );
   writeFileSync(log, '');
-  const result = spawnSync(process.execPath, ['--require', register, BIN, ...args], {
-    encoding: 'utf8',
-    env: cleanEnv(env),
-  });
-  expect(result.status, result.stderr).toBe(0);
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split(' ') as [string, string]);
+  return {
+    register,
+    requires: () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ') as [string, string]),
+  };
 }
 
 describe('heavy modules load lazily', () => {
@@ -173,6 +184,31 @@ describe('network commands load their packages from the bundle', () => {
     expect(loaded.filter(([url]) => url.endsWith('node:http2'))).toEqual([]);
     // Nor the file that import()s ESM-only packages (chalk, conf, ...): none is needed here.
     expect(loaded.filter(([url]) => url.endsWith('/dist/import-package.cjs'))).toEqual([]);
+  });
+});
+
+describe('on a terminal, the spinner loads only when progress is shown', () => {
+  /** Whether `reportctl ARGS` on a terminal (stdin, stdout and stderr a pty) loaded ora. */
+  async function loadsOra(args: string[], env: Record<string, string>): Promise<boolean> {
+    const probe = moduleProbe();
+    const pty = spawnCliInPty(args, { env: { ...env, NODE_OPTIONS: `--require ${probe.register}` } });
+    try {
+      await pty.exited;
+    } finally {
+      pty.kill();
+    }
+    const loaded = probe.requires();
+    // Not vacuous: the probe ran in the command's process.
+    expect(loaded.some(([url]) => url.endsWith('/dist/vendor-undici.cjs'))).toBe(true);
+    return loaded.some(([url]) => url.includes('/node_modules/ora/'));
+  }
+
+  it('templates list, answered at once, does not load ora', { timeout: 30_000 }, async () => {
+    expect(await loadsOra(['templates', 'list'], suite.env)).toBe(false);
+  });
+
+  it('but does when the spinner counts a retry down (a refused connection)', { timeout: 30_000 }, async () => {
+    expect(await loadsOra(['templates', 'list'], { ...suite.env, REPORTCTL_BASE_URL: await closedUrl() })).toBe(true);
   });
 });
 

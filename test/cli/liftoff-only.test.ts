@@ -1,3 +1,5 @@
+// Across verbs: every network command compiles undici's parser with Liftoff only, and every
+// code cache a command reads is taken.
 /**
  * undici compiles its WebAssembly HTTP parser at a network command's first connection, with
  * Liftoff only (bin/liftoff-only.js, called from its edited source), and V8's default flags are

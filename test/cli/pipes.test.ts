@@ -1,3 +1,5 @@
+// Across verbs: output into a pipe that reads late arrives whole, identical to the same command
+// into a file, with the same exit code.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,9 +11,9 @@ import { inProcessServiceForSuite, startInProcessService } from '../helpers/in-p
 import { generalBody } from '../contract/fixtures.js';
 
 /**
- * Across verbs, what scripts see: the built binary writing into a real pipe whose reader only starts
- * reading after a while (`| (sleep 1; cat)`), so the pipe's buffer fills and the writes
- * become asynchronous. Everything must arrive, identical to the same command into a file.
+ * What scripts see: the built binary writing into a real pipe whose reader only starts reading
+ * after a while (`| (sleep 1; cat)`), so the pipe's buffer fills and the writes become
+ * asynchronous.
  */
 interface Shell {
   code: number;

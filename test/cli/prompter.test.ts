@@ -1,9 +1,10 @@
-// The real prompter (@inquirer/prompts) driven through streams, keys as a terminal sends them:
-// what the scripted prompter in the command tests stands in for.
+// Across verbs: the real prompter every verb's questions go through (@inquirer/prompts), driven
+// through streams, keys as a terminal sends them: what the scripted prompter in the command
+// tests stands in for.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { inquirerPrompter, SEPARATOR } from '../../src/cli/prompter.js';
-import type { IOStreams } from '../../src/cli/io.js';
+import type { Streams } from '../../src/cli/io.js';
 
 const ENTER = '\r';
 const DOWN = '\u001b[B';
@@ -14,7 +15,7 @@ function terminal() {
   const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
   let drawn = '';
   stderr.setEncoding('utf8').on('data', (chunk: string) => (drawn += chunk));
-  const io: IOStreams = { stdin, stdout: Object.assign(new PassThrough(), { isTTY: true }), stderr };
+  const io: Streams = { stdin, stdout: Object.assign(new PassThrough(), { isTTY: true }), stderr };
   const type = async (...keys: string[]) => {
     for (const key of keys) {
       await new Promise((resolve) => setTimeout(resolve, 20));

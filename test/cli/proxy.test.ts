@@ -1,3 +1,5 @@
+// Across verbs: every network command goes through HTTPS_PROXY/HTTP_PROXY, and direct to the
+// hosts in NO_PROXY and to loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';

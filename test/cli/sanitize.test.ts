@@ -1,3 +1,5 @@
+// Across verbs: the escaping every verb applies to the service's text before a terminal shows it
+// (escapeControls, jsonForTerminal): control and invisible characters are shown, not sent.
 import { describe, expect, it } from 'vitest';
 import { quoted } from '../../src/cli/commands/templates/support/folder.js';
 import { jsonForTerminal, escapeControls } from '../../src/cli/sanitize.js';

@@ -1,4 +1,4 @@
-// A property across verbs: every table of the service's ids shows their first 8 characters on
+// Across verbs: every table of the service's ids shows their first 8 characters on
 // a terminal, whole ids with --wide, and whole ids whenever piped (README "Commands").
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

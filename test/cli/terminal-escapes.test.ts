@@ -1,23 +1,20 @@
-// Across verbs (issue 17, item 3; issue 28, item 1): a hostile or intercepted service must not
+// Across verbs: a hostile or intercepted service must not
 // drive the user's terminal. The service's strings carry ESC, BEL, OSC 0 (title), CSI 2J
 // (clear), OSC 8 (hidden link), CR and C1 CSI (U+009B); whatever the CLI prints from them, on
 // stdout, stderr or in a prompt, must show those characters, not send them. A real `serve`
 // refuses such names, so a fake service answers here.
-import { PassThrough } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runCli } from '../../src/cli/program.js';
-import { systemClock, type CliDeps } from '../../src/cli/context.js';
 import { fakeService, json, type FakeService } from '../helpers/fake-service.js';
 import { tempDir } from '../helpers/server.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
 import type { Editor } from '../../src/cli/editor.js';
 import type { Prompter } from '../../src/cli/prompter.js';
 import { presets, seedCatalogs } from '../../src/contract/default-catalogs.js';
 import { CUSTOM_INDEX } from '../../src/contract/catalogs.js';
-import { scriptedEditor, scriptedPrompter, type ScriptedPrompter } from '../helpers/in-process.js';
+import { scriptedEditor, scriptedPrompter, testDeps, type ScriptedPrompter } from '../helpers/in-process.js';
 
 const HOSTILE = '\u001b]0;pwned\u0007x\u001b[2J\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007\u009b31m\rforged\u007f\u0000';
 /** How HOSTILE prints: every control character as \xHH. */
@@ -72,35 +69,20 @@ function hostileService(): Promise<FakeService> {
   });
 }
 
-/** A stream that records what is written; a terminal (isTTY, 200 columns) when `tty`. */
-function stream(tty: boolean) {
-  const output = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 200 } : {});
-  let text = '';
-  output.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-  return { output, text: () => text };
-}
-
 /**
  * `reportctl ARGS` in this process, stdout a terminal or a pipe; colours off, so any ESC is the
  * service's. With a prompter, stdin is a terminal too (prompts need both).
  */
 async function cli(service: FakeService, args: string[], tty: boolean, fakes: { prompter?: Prompter; editor?: Editor } = {}) {
-  const stdout = stream(tty);
-  // stderr stays a pipe: on a terminal it would carry the spinner's own escape sequences.
-  const stderr = stream(false);
-  const stdin = Object.assign(new PassThrough(), fakes.prompter ? { isTTY: true } : {});
-  const deps: CliDeps = systemDeps(
-    {
-      io: { stdin, stdout: stdout.output, stderr: stderr.output },
-      env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), NO_COLOR: '1' },
-      clock: systemClock,
-      signal: new AbortController().signal,
-    },
-    fakes,
-  );
+  const { deps, stdout, stderr } = testDeps({
+    env: { REPORTCTL_BASE_URL: service.url, REPORTCTL_API_KEY: 'rctl_fake', REPORTCTL_CONFIG_DIR: tempDir(), NO_COLOR: '1' },
+    // stderr stays a pipe: on a terminal it would carry the spinner's own escape sequences.
+    tty: { stdout: tty, stdin: fakes.prompter !== undefined, columns: 200 },
+    ...fakes,
+  });
   const code = await runCli(args, deps);
   await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  return { code, stdout: stdout(), stderr: stderr() };
 }
 
 function expectNoRawControls(text: string): void {

@@ -1,6 +1,6 @@
-// A property across verbs: every visible verb has exactly one home file for its tests,
+// Across verbs: every visible verb has exactly one home file for its tests,
 // test/cli/<group path>/<verb>.test.ts (a verb at the top level: test/cli/<verb>/<verb>.test.ts).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
@@ -27,6 +27,13 @@ describe('test homes', () => {
   it('every visible verb has its home file', () => {
     const missing = verbs.filter((path) => !existsSync(homeOf(path))).map((path) => path.join(' '));
     expect(missing).toEqual([]);
+  });
+
+  it('every test/cli/*.test.ts is a cross-verb suite that says which property on its first line', () => {
+    const unmarked = readdirSync(CLI_TESTS)
+      .filter((name) => name.endsWith('.test.ts'))
+      .filter((name) => !/^\/\/ Across verbs: \S/.test(readFileSync(join(CLI_TESTS, name), 'utf8')));
+    expect(unmarked).toEqual([]);
   });
 
   it('a test/cli/<noun>.test.ts beside a noun folder is a cross-verb suite that says so first', () => {

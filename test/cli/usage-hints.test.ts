@@ -1,3 +1,5 @@
+// Across verbs: a usage mistake (a misspelt value, a formula that starts with -, a busy port) is
+// answered with its fix.
 import { describe, expect, it } from 'vitest';
 import { runInProcess, startInProcessService } from '../helpers/in-process.js';
 

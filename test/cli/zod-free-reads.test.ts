@@ -1,4 +1,4 @@
-// Network commands read well-formed answers through the generated checks (src/client/response-validation.ts)
+// Across verbs: network commands read well-formed answers through the generated checks (src/client/response-validation.ts)
 // and do not load zod or build the contract's schemas: the built binary against the service in this process.
 // zod is bundled, so no module hook sees it; zod's global config (globalThis.__zod_globalConfig,
 // set when zod's core loads) is the sign that it ran.

@@ -5,6 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { systemClock, type CliDeps, type Clock } from '../../src/cli/context.js';
 import type { Editor } from '../../src/cli/editor.js';
+import type { IOStreams } from '../../src/cli/io.js';
 import type { Prompter } from '../../src/cli/prompter.js';
 import { systemDeps } from '../../src/cli/system-deps.js';
 import { cleanEnv } from './cli.js';
@@ -14,11 +15,13 @@ class Captured extends Writable {
   text = '';
   isTTY?: boolean;
   columns?: number;
-  constructor(tty: boolean, columns?: number) {
+  rows?: number;
+  constructor(tty: boolean, size: { columns?: number; rows?: number }) {
     super({ decodeStrings: false });
     if (tty) {
       this.isTTY = true;
-      this.columns = columns ?? 100;
+      this.columns = size.columns ?? 100;
+      if (size.rows !== undefined) this.rows = size.rows;
     }
   }
   override _write(chunk: unknown, _encoding: BufferEncoding, done: () => void): void {
@@ -32,13 +35,15 @@ export interface InProcessOptions {
   /** What stdin holds (ended after it). */
   input?: string;
   /** Which streams claim to be a terminal (prompts need stdin and stdout). */
-  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number; rows?: number };
   prompter?: Prompter;
   editor?: Editor;
   clock?: Clock;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   nodeVersion?: string;
+  /** Answers of deps.io to fix, whatever the streams and environment say (as gh's SetNeverPrompt). */
+  io?: Partial<Pick<IOStreams, 'canPrompt' | 'colorEnabled'>>;
 }
 
 export interface InProcessDeps {
@@ -51,12 +56,13 @@ export interface InProcessDeps {
 export function testDeps(options: InProcessOptions = {}): InProcessDeps {
   const tty = options.tty ?? {};
   const stdin = Object.assign(Readable.from(options.input === undefined ? [] : [options.input]), tty.stdin ? { isTTY: true } : {});
-  const stdout = new Captured(tty.stdout === true, tty.columns);
-  const stderr = new Captured(tty.stderr === true, tty.columns);
+  const stdout = new Captured(tty.stdout === true, tty);
+  const stderr = new Captured(tty.stderr === true, tty);
   const deps = systemDeps(
     {
-      io: { stdin, stdout, stderr },
-      env: cleanEnv(options.env),
+      streams: { stdin, stdout, stderr },
+      // The terminal is what `tty` says, not the one the tests run in: its kind stays out too.
+      env: cleanEnv({ TERM: undefined, COLORTERM: undefined, ...options.env }),
       clock: options.clock ?? systemClock,
       signal: options.signal ?? new AbortController().signal,
       ...(options.nodeVersion !== undefined ? { nodeVersion: options.nodeVersion } : {}),
@@ -67,6 +73,7 @@ export function testDeps(options: InProcessOptions = {}): InProcessDeps {
       ...(options.editor ? { editor: options.editor } : {}),
     },
   );
+  Object.assign(deps.io, options.io);
   return { deps, stdout: () => stdout.text, stderr: () => stderr.text };
 }
 

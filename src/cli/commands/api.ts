@@ -106,7 +106,7 @@ export async function runApi(methodArgument: string, pathArgument: string, optio
 
   const session = await deps.api(options);
   const result = await session.api.client.request(method, path, { query, ...(body !== undefined ? { body } : {}) });
-  session.progress.stop();
+  deps.io.progress.stop();
   if (result.body === undefined) return;
   if (typeof result.body === 'string') return writeLine(deps.io.stdout, result.body);
   printJson(deps, result.body);

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerConfigUse } from '../../../src/cli/commands/config/use.js';
 import { itParsesFlags } from '../../helpers/flags.js';
@@ -52,5 +54,32 @@ describe('a profile named but not in the config file', () => {
     expect((await runInProcess(['config', 'set', 'language', 'es', '--profile', 'lab'], { env })).code).toBe(0);
     expect((await runInProcess(['config', 'list', '--json'], { env })).stdout).toContain('"profiles":["staging","field","lab"]');
     expect((await runInProcess(['templates', 'list', '--profile', 'field'], { env })).code).toBe(0);
+  });
+});
+
+describe('config use', () => {
+  it('an unknown profile is a usage error with the closest name, and changes nothing', async () => {
+    const dir = tempDir();
+    const env = { REPORTCTL_CONFIG_DIR: dir };
+    expect((await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:4999'], { env })).code).toBe(0);
+    const file = join(dir, 'config.json');
+    const before = readFileSync(file, 'utf8');
+    const typo = await runInProcess(['config', 'use', 'defualt'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/no profile "defualt"; did you mean "default"\?/);
+    expect(typo.stderr).toMatch(/--create defualt/);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('--create starts a profile, which is then known', async () => {
+    const dir = tempDir();
+    const env = { REPORTCTL_CONFIG_DIR: dir };
+    expect((await runInProcess(['config', 'use', '--create', 'staging'], { env })).code).toBe(0);
+    expect(existsSync(join(dir, 'config.json'))).toBe(true);
+    const typo = await runInProcess(['config', 'use', 'stagin'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/did you mean "staging"\?/);
+    expect((await runInProcess(['config', 'use', 'default'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'use', 'staging'], { env })).code).toBe(0);
   });
 });

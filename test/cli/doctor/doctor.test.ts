@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { registerDoctor, nodeVersionCheck, runDoctor } from '../../../src/cli/commands/doctor/doctor.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { runInProcess, inProcessServiceForSuite, mockAgent } from '../../helpers/in-process.js';
+import { runInProcess, inProcessServiceForSuite, mockAgent, testDeps } from '../../helpers/in-process.js';
 import { closedUrl, tempDir } from '../../helpers/server.js';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { systemClock, type CliDeps } from '../../../src/cli/context.js';
-import { systemDeps } from '../../../src/cli/system-deps.js';
+import { systemClock } from '../../../src/cli/context.js';
 
 describe('doctor flags', () => {
   itParsesFlags(
@@ -143,22 +141,18 @@ describe('reportctl doctor', () => {
   });
 
   it('notes a Node.js line past its end of life, by the clock it is given', async () => {
-    const stdout = new PassThrough().setEncoding('utf8');
-    let output = '';
-    stdout.on('data', (chunk: string) => (output += chunk));
-    const deps = (now: string): CliDeps =>
-      systemDeps({
-        io: { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+    const at = (now: string) =>
+      testDeps({
         env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: suite.account.apiKey, REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
         clock: { ...systemClock, now: () => Date.parse(now) },
-        signal: new AbortController().signal,
         nodeVersion: '20.20.2',
       });
-    expect(await runDoctor({}, deps('2026-11-23T12:00:00Z'))).toBe(0);
-    expect(output).toContain('warn node: Node.js 20.20.2 is past its end of life (2026-04-30): it gets no more security fixes\n    fix: install Node.js 22 or 24 (maintained LTS)\n');
-    output = '';
-    expect(await runDoctor({}, deps('2026-04-29T23:59:59Z'))).toBe(0);
-    expect(output).toContain('ok   node: Node.js 20.20.2\n');
+    const late = at('2026-11-23T12:00:00Z');
+    expect(await runDoctor({}, late.deps)).toBe(0);
+    expect(late.stdout()).toContain('warn node: Node.js 20.20.2 is past its end of life (2026-04-30): it gets no more security fixes\n    fix: install Node.js 22 or 24 (maintained LTS)\n');
+    const inTime = at('2026-04-29T23:59:59Z');
+    expect(await runDoctor({}, inTime.deps)).toBe(0);
+    expect(inTime.stdout()).toContain('ok   node: Node.js 20.20.2\n');
   });
 });
 

@@ -1,9 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CliDeps } from '../../../src/cli/context.js';
 import { runQueueRunsWatch, registerQueueRunsWatch } from '../../../src/cli/commands/queue-runs/watch.js';
 import { runCli } from '../../../src/cli/program.js';
-import { systemDeps } from '../../../src/cli/system-deps.js';
 import type { Paginated as Page, QueueRun as Run } from '../../../src/contract/index.js';
 import { ANSI, spawnCli } from '../../helpers/cli.js';
 import { fakeClock } from '../../helpers/clock.js';
@@ -11,6 +9,7 @@ import { api, closedUrl, tempDir } from '../../helpers/server.js';
 import { inProcessServiceForSuite, runInProcess, startInProcessService, testDeps, type InProcessService } from '../../helpers/in-process.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inPlace } from '../../../src/cli/redraw.js';
+import { IOStreams } from '../../../src/cli/io.js';
 import { testWith } from '../../helpers/programs.js';
 import { BIN, cleanEnv } from '../../helpers/cli.js';
 import { execFile, spawnSync } from 'node:child_process';
@@ -218,22 +217,18 @@ describe('queue-runs watch', () => {
 
   it('on a terminal the view redraws in place, with status colours', async () => {
     const run = await enqueue(['--fail-at-step', '1']);
-    const terminal = () => Object.assign(new PassThrough(), { isTTY: true, columns: 60 });
-    const stdout = terminal();
-    let screen = '';
-    stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
-    const deps: CliDeps = systemDeps({
-      io: { stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout, stderr: new PassThrough() },
+    const { deps, stdout } = testDeps({
       env: { ...envFor(suite.account.apiKey), REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-') },
+      tty: { stdin: true, stdout: true, columns: 60 },
       // The run moves once at each of the watch's first three waits.
       clock: fakeClock({
         onSleep: async (count) => {
           if (count <= 3) await advance(run.id);
         },
       }),
-      signal: new AbortController().signal,
     });
     await expect(runQueueRunsWatch(run.id, { interval: 0.5, maxUnreachable: 120, exitStatus: true }, deps)).rejects.toMatchObject({ exitCode: 1, details: { code: 'RUN_FAILED' } });
+    const screen = stdout();
     // eslint-disable-next-line no-control-regex -- the escape that moves the cursor up
     const frames = screen.split(/\u001b\[\d+A\r/);
     expect(frames.length).toBeGreaterThan(2);
@@ -302,7 +297,7 @@ describe('queue-runs watch', () => {
     const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 60, rows: 30 });
     let written = '';
     stdout.setEncoding('utf8').on('data', (chunk: string) => (written += chunk));
-    const screen = inPlace({ stdin: new PassThrough(), stdout, stderr: new PassThrough() });
+    const screen = inPlace(new IOStreams({ stdin: new PassThrough(), stdout, stderr: new PassThrough() }, {}));
     screen.draw(['x'.repeat(50), 'short']);
     stdout.columns = 25;
     screen.draw(['next']);

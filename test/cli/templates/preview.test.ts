@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { runTemplatesPreview, type TemplatesPreviewOptions, registerTemplatesPreview } from '../../../src/cli/commands/templates/preview.js';
-import { systemClock, type CliDeps } from '../../../src/cli/context.js';
 import { CliError } from '../../../src/cli/errors.js';
-import { systemDeps } from '../../../src/cli/system-deps.js';
 import { presets } from '../../../src/contract/default-catalogs.js';
 import { runCli } from '../../helpers/cli.js';
-import { inProcessServiceForSuite, refusingPrompter } from '../../helpers/in-process.js';
+import { inProcessServiceForSuite, testDeps, type InProcessDeps } from '../../helpers/in-process.js';
 import { spawnCliInPty } from '../../helpers/pty.js';
 import { api, tempDir } from '../../helpers/server.js';
 import { itParsesFlags } from '../../helpers/flags.js';
@@ -20,38 +17,15 @@ const ESCAPE = /\u001b\[/;
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
 
-interface Run {
-  deps: CliDeps;
-  stdout: () => string;
-  stderr: () => string;
-}
+type Run = InProcessDeps;
 
 /** In-process streams; stdout a terminal of `columns` × `rows` when `tty` is given. */
 function fakeRun(options: { env?: Record<string, string>; tty?: { columns: number; rows?: number }; stdin?: string } = {}): Run {
-  const capture = () => {
-    const stream = new PassThrough();
-    let text = '';
-    stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    return { stream, text: () => text };
-  };
-  const out = capture();
-  const err = capture();
-  if (options.tty) Object.assign(out.stream, { isTTY: true, columns: options.tty.columns, rows: options.tty.rows });
-  const stdin = new PassThrough();
-  stdin.end(options.stdin ?? '');
-  return {
-    deps: systemDeps(
-      {
-        io: { stdin, stdout: out.stream, stderr: err.stream },
-        env: { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-'), ...options.env },
-        clock: systemClock,
-        signal: new AbortController().signal,
-      },
-      { prompter: refusingPrompter },
-    ),
-    stdout: out.text,
-    stderr: err.text,
-  };
+  return testDeps({
+    env: { REPORTCTL_CONFIG_DIR: tempDir('reportctl-config-'), ...options.env },
+    ...(options.tty ? { tty: { stdout: true, ...options.tty } } : {}),
+    input: options.stdin ?? '',
+  });
 }
 
 function templateFile(body: unknown, name = 'template.json'): string {

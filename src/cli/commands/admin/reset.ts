@@ -2,7 +2,7 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { canPrompt, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import { print } from './support/print.js';
 import { withDb, withStore } from './support/store.js';
 
@@ -24,7 +24,7 @@ export function registerAdminReset(
 
 export async function runAdminReset(options: AdminResetOptions, deps: CliDeps): Promise<void> {
   if (options.yes !== true) {
-    if (!canPrompt(deps.io, deps.env, options.input === false)) {
+    if (!deps.io.canPrompt(options.input === false)) {
       throw new UsageError('refusing to remove every account without confirmation', 'pass --yes to reset without a prompt');
     }
     const sure = await deps.prompter.confirm({

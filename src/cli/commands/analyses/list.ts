@@ -58,7 +58,6 @@ export async function runAnalysesList(options: AnalysesListOptions, deps: CliDep
   const query = { lotId: options.lot, analysisType: options.analysisType, status: options.status };
   await printList(
     deps,
-    session,
     options,
     { listing: session.api.analyses, query, noun: 'analyses' },
     analysisColumns(deps, options.wide === true),

@@ -1,6 +1,6 @@
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { canPrompt, readAll, writeLine } from '../../io.js';
+import { readAll, writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { settingsFor } from '../../session.js';
@@ -41,7 +41,7 @@ async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string
     if (key === '') throw new UsageError('--with-key-stdin: no key on stdin');
     return key;
   }
-  if (!canPrompt(deps.io, deps.env, options.input === false)) {
+  if (!deps.io.canPrompt(options.input === false)) {
     throw new UsageError('cannot prompt for the API key here (no terminal, --no-input or CI)', 'pipe the key in with --with-key-stdin');
   }
   const key = await deps.prompter.password({
@@ -62,7 +62,7 @@ export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Pr
   } catch (error) {
     if (!(error instanceof ApiResponseError)) throw error;
   } finally {
-    probe.progress.stop();
+    deps.io.progress.stop();
   }
   const key = parseSettingValue('api-key', await readKey(options, deps, before.baseUrl));
   // The key is checked before anything is saved: a key the service rejects is never stored.
@@ -75,7 +75,7 @@ export async function runAuthLogin(options: AuthLoginOptions, deps: CliDeps): Pr
     }
     throw error;
   } finally {
-    session.progress.stop();
+    deps.io.progress.stop();
   }
   const config = await openConfig(deps.env);
   const current = config.read();

@@ -7,6 +7,7 @@ import { redactKey } from '../config/support/settings.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 import { writeLine } from '../../io.js';
 import { printFields } from '../../output.js';
+import type { Style } from '../../style.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -36,19 +37,19 @@ type KeyState = 'valid' | 'missing' | 'rejected' | 'unreachable';
 
 export async function runAuthStatus(options: AuthStatusOptions, deps: CliDeps): Promise<ExitCodeValue> {
   const session = await deps.api(options);
-  const { state, detail } = await checkKey(session);
+  const { state, detail } = await checkKey(session, deps);
   // People read the status and these lines; scripts read the status and the JSON failure line.
   if (!options.json && state === 'missing') writeLine(deps.io.stderr, 'hint: set a key with `reportctl auth login`, REPORTCTL_API_KEY, or --api-key');
   if (!options.json && state === 'unreachable') writeLine(deps.io.stderr, `reportctl: ${escapeControls(detail)}`);
   if (options.json) writeStatusJson(session.settings, state, detail, deps);
-  else printStatus(session, state, detail, deps);
+  else printStatus(session.settings, await deps.io.style(options.color), state, detail, deps);
   const failure = failureFor(state, detail);
   if (failure) throw failure;
   return ExitCode.ok;
 }
 
 /** One cheap list call: a 401 says the key is refused, a network error that nothing was checked. */
-async function checkKey(session: Session): Promise<{ state: KeyState; detail: string }> {
+async function checkKey(session: Session, deps: CliDeps): Promise<{ state: KeyState; detail: string }> {
   if (session.settings.apiKey === undefined) return { state: 'missing', detail: 'no API key' };
   try {
     await session.api.templates.list({ limit: 1 });
@@ -58,7 +59,7 @@ async function checkKey(session: Session): Promise<{ state: KeyState; detail: st
     if (error instanceof NetworkError) return { state: 'unreachable', detail: error.message };
     throw error;
   } finally {
-    session.progress.stop();
+    deps.io.progress.stop();
   }
 }
 
@@ -91,7 +92,7 @@ function writeStatusJson(settings: Session['settings'], state: KeyState, detail:
   );
 }
 
-function printStatus({ settings, style }: Session, state: KeyState, detail: string, deps: CliDeps): void {
+function printStatus(settings: Session['settings'], style: Style, state: KeyState, detail: string, deps: CliDeps): void {
   const verdict: Record<KeyState, [string, (text: string) => string]> = {
     valid: ['accepted by the service', style.green],
     missing: ['none', style.red],

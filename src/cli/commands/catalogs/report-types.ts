@@ -39,7 +39,7 @@ interface ReportTypeRow {
 export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const catalog = await session.api.catalogs.reportTypes();
-  session.progress.stop();
+  deps.io.progress.stop();
   if (options.json) return printJson(deps, options.analysisType ? catalog[options.analysisType] : catalog);
   const language = session.settings.language;
   const rows: ReportTypeRow[] = [];
@@ -56,5 +56,5 @@ export async function runCatalogsReportTypes(options: CatalogsReportTypesOptions
     { header: 'CATEGORY', value: (row) => row.entry.reportCategory },
     { header: 'ID', keep: true, value: (row) => row.entry.id, color: (text, _row, style) => style.dim(text) },
   ];
-  await printTable(deps, session.style, columns, rows);
+  await printTable(deps, await deps.io.style(options.color), columns, rows);
 }

@@ -27,7 +27,7 @@ interface StatisticRow {
 export async function runCatalogsStatistics(options: CatalogsStatisticsOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const catalog = await session.api.catalogs.statistics();
-  session.progress.stop();
+  deps.io.progress.stop();
   if (options.json) return printJson(deps, catalog);
   const rows: StatisticRow[] = [];
   for (const [analysisType, statistics] of Object.entries(catalog)) {
@@ -38,5 +38,5 @@ export async function runCatalogsStatistics(options: CatalogsStatisticsOptions, 
     { header: 'ANALYSIS', value: (row) => row.analysisType },
     { header: 'STATISTIC', value: (row) => row.statistic, color: (text, _row, style) => style.cyan(text) },
   ];
-  await printTable(deps, session.style, columns, rows);
+  await printTable(deps, await deps.io.style(options.color), columns, rows);
 }

@@ -48,9 +48,9 @@ function scaleRange(scale: ColorScale | undefined): string {
 export async function runCatalogsViDefaults(options: CatalogsViDefaultsOptions, deps: CliDeps): Promise<void> {
   const session = await deps.api(options);
   const defaults: VegetationIndexDefaults = await session.api.catalogs.vegetationIndexDefaults();
-  session.progress.stop();
+  deps.io.progress.stop();
   if (options.json) return printJson(deps, defaults);
-  const { style } = session;
+  const style = await deps.io.style(options.color);
   const rows: IndexRow[] = defaults.indexNames.map((indexName) => ({
     indexName,
     ...(defaults.accentColors[indexName] !== undefined ? { accent: defaults.accentColors[indexName] } : {}),

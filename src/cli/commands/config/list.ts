@@ -4,7 +4,6 @@ import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import { readConfig } from '../../config.js';
 import { describeSettings } from './support/settings.js';
-import { styleFor } from '../../style.js';
 
 interface Row {
   key: string;
@@ -38,7 +37,7 @@ export async function runConfigList(options: ConfigListOptions, deps: CliDeps): 
     const settings = Object.fromEntries(rows.map((row) => [row.key, { value: row.value ?? null, source: row.source }]));
     return printJson(deps, { configFile: config.path, profiles, settings });
   }
-  const style = await styleFor(deps, options.color);
+  const style = await deps.io.style(options.color);
   const columns: Column<Row>[] = [
     { header: 'KEY', value: (row) => row.key, color: (text, _row, s) => s.bold(text) },
     { header: 'VALUE', value: (row) => row.value ?? '-' },

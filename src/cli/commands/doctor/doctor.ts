@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CliDeps, Session } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { isStdoutTTY, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
+import type { Style } from '../../style.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
@@ -72,7 +73,7 @@ export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<
   const keySource = keySourceCheck(session.settings, config.config);
   if (keySource) checks.push(keySource);
   checks.push(...(await serviceChecks(session, deps.clock)));
-  report(checks, options, deps, session.style);
+  report(checks, options, deps, await deps.io.style(options.color));
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
   if (failed.length > 0) throw new SilentFailure(ExitCode.failed, `failed: ${failed.join(', ')}`, { code: 'DOCTOR_FAILED' });
   return ExitCode.ok;
@@ -156,12 +157,12 @@ function clockSkewCheck(date: string | undefined, now: number): DoctorCheck | un
     : { name: 'clock', status: 'ok', detail: `within ${Math.max(1, Math.abs(skew))} s of the service` };
 }
 
-function report(checks: DoctorCheck[], options: DoctorOptions, deps: CliDeps, style: Session['style']): void {
+function report(checks: DoctorCheck[], options: DoctorOptions, deps: CliDeps, style: Style): void {
   if (options.json) {
     writeLine(deps.io.stdout, JSON.stringify(checks));
     return;
   }
-  const tty = isStdoutTTY(deps.io);
+  const tty = deps.io.isStdoutTTY();
   const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
   for (const check of checks) {
     // Details may quote the service (where a redirect points).

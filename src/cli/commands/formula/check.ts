@@ -2,10 +2,9 @@ import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../context.js';
 import { asFileError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { isStdoutTTY, readAll, terminalWidth, writeData } from '../../io.js';
+import { readAll, writeData } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { styleFor } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 import { readFile } from 'node:fs/promises';
 
@@ -94,7 +93,7 @@ export async function remoteFormulaRules(options: GlobalOptions, deps: CliDeps):
   const { formulaRulesOf } = await import('../../../contract/template.js');
   const session = await deps.api(options);
   const defaults = await session.api.catalogs.vegetationIndexDefaults();
-  session.progress.stop();
+  deps.io.progress.stop();
   return formulaRulesOf(defaults);
 }
 
@@ -104,9 +103,9 @@ export async function runFormulaCheck(
   rules: FormulaRules = defaultFormulaRules,
 ): Promise<ExitCodeValue> {
   const lines = await formulasToCheck(options, deps);
-  const style = options.json ? undefined : await styleFor(deps, options.color);
-  const tty = isStdoutTTY(deps.io);
-  const width = terminalWidth(deps.io);
+  const style = options.json ? undefined : await deps.io.style(options.color);
+  const tty = deps.io.isStdoutTTY();
+  const width = deps.io.terminalWidth();
   let invalid = 0;
   for (const line of lines) {
     const report = formulaReport(line.formula, rules);

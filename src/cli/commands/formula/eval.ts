@@ -4,10 +4,9 @@ import { defaultFormulaRules } from '../../../formula/rules.js';
 import { nearestName } from '../../../formula/did-you-mean.js';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { styleFor } from '../../style.js';
 import { formulaReport } from './check.js';
 import { renderReport } from './render.js';
 
@@ -70,8 +69,8 @@ export async function runFormulaEval(options: FormulaEvalOptions & { formula: st
     if (options.json) {
       writeLine(deps.io.stdout, JSON.stringify(report));
     } else {
-      const style = await styleFor(deps, options.color, 'stderr');
-      writeLine(deps.io.stderr, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
+      const style = await deps.io.style(options.color, 'stderr');
+      writeLine(deps.io.stderr, renderReport(report, style, { width: deps.io.terminalWidth(), symbols: deps.io.isStdoutTTY() }));
     }
     throw new SilentFailure(ExitCode.failed, 'the formula is invalid', { code: 'FORMULA_INVALID' });
   }

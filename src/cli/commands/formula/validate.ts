@@ -1,10 +1,9 @@
 import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { isStdoutTTY, terminalWidth, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { styleFor } from '../../style.js';
 import { renderReport, type FormulaReport } from './render.js';
 
 const verb = (parent: Parent) =>
@@ -41,7 +40,7 @@ export async function runFormulaValidate(options: FormulaValidateOptions & { for
   }
   const session = await deps.api(options);
   const result = await session.api.templates.validateFormula(options.formula);
-  session.progress.stop();
+  deps.io.progress.stop();
   const report: FormulaReport = {
     formula: options.formula,
     valid: result.valid,
@@ -51,8 +50,8 @@ export async function runFormulaValidate(options: FormulaValidateOptions & { for
   if (options.json) {
     writeLine(deps.io.stdout, JSON.stringify(report));
   } else {
-    const style = await styleFor(deps, options.color);
-    writeLine(deps.io.stdout, renderReport(report, style, { width: terminalWidth(deps.io), symbols: isStdoutTTY(deps.io) }));
+    const style = await deps.io.style(options.color);
+    writeLine(deps.io.stdout, renderReport(report, style, { width: deps.io.terminalWidth(), symbols: deps.io.isStdoutTTY() }));
   }
   if (!report.valid) throw new SilentFailure(ExitCode.failed, 'the service found the formula invalid', { code: 'FORMULA_INVALID' });
   return ExitCode.ok;

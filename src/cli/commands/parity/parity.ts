@@ -111,18 +111,17 @@ async function expectedOutcomes(options: ParityOptions, deps: CliDeps, steps: re
   const { readRecording, writeRecording } = await import('./support/recording.js');
   if (options.replay !== undefined) {
     const recording = await readRecording(options.replay);
-    const { styleFor } = await import('../../style.js');
-    return { outcomes: recording.outcomes, traits: recording.traits, style: await styleFor(deps, options.color), ignores: recording.ignores, leftBehind: [] };
+    return { outcomes: recording.outcomes, traits: recording.traits, style: await deps.io.style(options.color), ignores: recording.ignores, leftBehind: [] };
   }
   const session = await deps.api(options, { retries: false });
-  session.progress.stop();
+  deps.io.progress.stop();
   const { apiKey, baseUrl } = session.settings;
   if (apiKey === undefined || apiKey === '') throw new CliError('parity needs an API key of a sandbox account', ExitCode.auth, 'pass --api-key or set REPORTCTL_API_KEY');
   const { runAgainstTarget } = await import('./support/target-run.js');
   const live = await runAgainstTarget({ baseUrl, apiKey, budget: options.budget, deadline, cleanup: options.cleanup === true, steps }, deps);
   if (live.interrupted) return undefined;
   if (options.record !== undefined) await writeRecording(options.record, steps, live.traits, live.outcomes);
-  return { outcomes: live.outcomes, traits: live.traits, style: session.style, ignores: [], targetRequests: live.requests, leftBehind: live.leftBehind };
+  return { outcomes: live.outcomes, traits: live.traits, style: await deps.io.style(options.color), ignores: [], targetRequests: live.requests, leftBehind: live.leftBehind };
 }
 
 /** The same steps against a fresh serve shaped like the target, closed however the run ends. */

@@ -31,11 +31,11 @@ export async function runQueueRunsGet(reference: string, options: QueueRunsGetOp
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   // The service has no endpoint for one run: it is looked up in the list.
   const found = await findQueueRun(session.api, id, 1, deps.signal);
-  session.progress.stop();
+  deps.io.progress.stop();
   if (!found) throw new CliError(`queue run ${id} not found`, ExitCode.notFound, 'see `reportctl queue-runs list`');
   const { run } = found;
   if (options.json) return printJson(deps, run);
-  const { style } = session;
+  const style = await deps.io.style(options.color);
   const rows: Parameters<typeof printFields>[2] = [
     ['id', run.id],
     ['name', run.name],

@@ -37,7 +37,6 @@ export async function runQueueRunsList(options: QueueRunsListOptions, deps: CliD
   const session = await deps.api(options);
   await printList(
     deps,
-    session,
     options,
     { listing: session.api.queueRuns, query: { status: options.status }, noun: 'queue runs' },
     queueRunColumns(deps, options.wide === true),

@@ -2,7 +2,7 @@ import type { QueueRun } from '../../../contract/index.js';
 import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { terminalWidth, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import { jsonText, paint, statusColor, type Segment } from '../../output.js';
 import { escapeControls } from '../../sanitize.js';
 import { secondsOption } from '../../option-parsers.js';
@@ -68,7 +68,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
   const id = await resolveQueueRunId(session.api, reference, deps.signal);
   const intervalMs = Math.round((options.interval ?? 5) * 1000);
   const deadline = options.timeout === undefined ? Infinity : deps.clock.now() + options.timeout * 1000;
-  const view = watchView(options, deps, session.style);
+  const view = watchView(options, deps, await deps.io.style(options.color));
   const timedOut = (status: string) => watchTimedOut(id, options, status);
 
   // Looking first on the page where the run was last seen keeps an unchanged run at one request per poll.
@@ -84,7 +84,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
     } catch (error) {
       if (deps.signal.aborted) break;
       if (!transient(error)) throw error;
-      session.progress.stop();
+      deps.io.progress.stop();
       failures += 1;
       const now = deps.clock.now();
       if (failures === 1) failingSince = now;
@@ -94,7 +94,7 @@ export async function runQueueRunsWatch(reference: string, options: QueueRunsWat
       continue;
     }
     failures = 0;
-    session.progress.stop();
+    deps.io.progress.stop();
     if (!found) throw new CliError(`queue run ${id} not found`, ExitCode.notFound, 'see `reportctl queue-runs list`');
     page = found.page;
     const { run } = found;
@@ -158,7 +158,7 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
       notice: (text) => writeLine(deps.io.stderr, text),
     };
   }
-  if (out.isTTY !== true || deps.env.TERM === 'dumb') {
+  if (!deps.io.canRedraw()) {
     return {
       show: (run, changed) => changed && writeLine(out, changeLine(run, new Date(deps.clock.now()).toISOString(), style)),
       notice: (text) => writeLine(deps.io.stderr, text),
@@ -174,7 +174,7 @@ function watchView(options: QueueRunsWatchOptions, deps: CliDeps, style: Style):
     },
     // In the status line, so a service that stays away does not pile lines up under the frame.
     notice: (text) => {
-      const status = fit([[text, style.yellow]], terminalWidth(deps.io) - 1);
+      const status = fit([[text, style.yellow]], deps.io.terminalWidth() - 1);
       const rows = screen.rows();
       screen.draw(last ? [...frame(last, deps, style, undefined, rows === undefined ? undefined : rows - 1), status] : [status]);
     },
@@ -194,7 +194,7 @@ export function changeLine(run: QueueRun, at: string, style: Style): string {
  * steps shown are those around the current one, so the frame fits the terminal's height.
  */
 function frame(run: QueueRun, deps: CliDeps, style: Style, intervalSeconds: number | undefined, maxRows?: number): string[] {
-  const width = terminalWidth(deps.io) - 1;
+  const width = deps.io.terminalWidth() - 1;
   const now = deps.clock.now();
   const steps = [...run.steps].sort((a, b) => a.order - b.order);
   const lotWidth = Math.max(3, ...steps.map((step) => escapeControls(step.lotId).length));

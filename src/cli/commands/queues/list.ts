@@ -44,7 +44,6 @@ export async function runQueuesList(options: QueuesListOptions, deps: CliDeps): 
   const session = await deps.api(options);
   await printList(
     deps,
-    session,
     options,
     { listing: session.api.queues, query: {}, noun: 'queues' },
     queueColumns(deps, options.wide === true),

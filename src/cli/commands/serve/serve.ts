@@ -237,5 +237,5 @@ async function stop(server: { close(): Promise<void> }): Promise<void> {
 async function runCommandAgainst(command: string, url: string, ownerKey: string | undefined, deps: CliDeps): Promise<CommandEnd | undefined> {
   if (deps.signal.aborted) return undefined;
   const env = { ...deps.env, REPORTCTL_BASE_URL: url, ...(ownerKey !== undefined ? { REPORTCTL_API_KEY: ownerKey } : {}) };
-  return runShellCommand(command, { env, signal: deps.signal, ownGroup: deps.io.stdin.isTTY !== true, sleep: (ms, signal) => deps.clock.sleep(ms, signal), ...(deps.atExit ? { atExit: deps.atExit } : {}) });
+  return runShellCommand(command, { env, signal: deps.signal, ownGroup: !deps.io.isStdinTTY(), sleep: (ms, signal) => deps.clock.sleep(ms, signal), ...(deps.atExit ? { atExit: deps.atExit } : {}) });
 }

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import type { CliDeps } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { unreadableReason } from '../../input.js';
-import { canPrompt, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
@@ -96,7 +96,7 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
   }
   if (plan.delete.length > 0 && !options.yes) {
     const what = `${plan.delete.length === 1 ? 'template' : `${plan.delete.length} templates`} in no file (${plan.delete.map((change) => quoted(change.name)).join(', ')})`;
-    if (!canPrompt(deps.io, deps.env, options.input === false)) {
+    if (!deps.io.canPrompt(options.input === false)) {
       throw new UsageError(`refusing to delete ${what} without confirmation; nothing was applied`, 'pass --yes to delete without a prompt');
     }
     const sure = await deps.prompter.confirm({ message: `Delete ${what}? This cannot be undone.`, default: false });
@@ -140,15 +140,15 @@ async function carryOut(changes: Change[], session: Session, unchanged: Applied[
   try {
     for (; at < changes.length; at++) {
       const change = changes[at]!;
-      session.progress.update(`${change.action} ${at + 1} of ${changes.length}: ${quoted(change.name)}`);
+      deps.io.progress.update(`${change.action} ${at + 1} of ${changes.length}: ${quoted(change.name)}`);
       const result = await change.run(session);
-      session.progress.stop();
+      deps.io.progress.stop();
       const id = result?.id ?? change.id!;
       done[change.action].push({ name: change.name, id, file: change.file ?? null });
       writeLine(people, `${past[change.action].padEnd(9)} ${quoted(change.name)} ${id}${change.file ? ` from ${shown(change.file)}` : ''}`);
     }
   } catch (error) {
-    session.progress.stop();
+    deps.io.progress.stop();
     const rest = changes.slice(at);
     if (json) writeLine(deps.io.stdout, JSON.stringify({ ...resultJson(done, unchanged), notDone: rest.map(({ action, name, id, file }) => ({ action, name, id: id ?? null, file: file ?? null })) }));
     writeLine(deps.io.stderr, `apply stopped at ${rest[0]!.action} ${quoted(rest[0]!.name)}: ${at} of ${changes.length} changes made (${doneSummary(done)})`);

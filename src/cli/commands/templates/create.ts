@@ -1,7 +1,7 @@
 import type { CliDeps } from '../../context.js';
 import { escapeControls } from '../../sanitize.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { canPrompt, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { Session } from '../../session.js';
@@ -53,7 +53,7 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
   if (options.file !== undefined && options.fromPreset !== undefined) {
     throw new UsageError('give either --file or --from-preset, not both');
   }
-  const interactive = canPrompt(deps.io, deps.env, options.input === false);
+  const interactive = deps.io.canPrompt(options.input === false);
   if (options.file === undefined && options.fromPreset === undefined && !interactive) {
     throw new UsageError('nothing to create from', 'pass --file PATH, or --from-preset ID --name NAME (prompts need a terminal)');
   }
@@ -80,7 +80,7 @@ export async function runTemplatesCreate(options: TemplatesCreateOptions, deps: 
     }
     body = { ...seed, name };
   } else {
-    const fromWizard = await runCreateWizard(session, deps);
+    const fromWizard = await runCreateWizard(session, options, deps);
     if (fromWizard === null) {
       writeLine(deps.io.stderr, 'nothing created');
       return;

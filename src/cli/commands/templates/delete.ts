@@ -1,6 +1,6 @@
 import type { CliDeps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { canPrompt, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import { escapeControls } from '../../sanitize.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -31,11 +31,11 @@ export async function runTemplatesDelete(reference: string, options: TemplatesDe
   // A template that is not there is a 404 before any question about deleting it.
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const { id } = template;
-  session.progress.stop();
+  deps.io.progress.stop();
   // The id has the service's shape (resolveTemplate checks it); the name is anything.
   const named = `"${escapeControls(template.name)}" (${shortId(id)})`;
   if (!options.yes) {
-    if (!canPrompt(deps.io, deps.env, options.input === false)) {
+    if (!deps.io.canPrompt(options.input === false)) {
       throw new UsageError(`refusing to delete template ${named} without confirmation`, 'pass --yes to delete without a prompt');
     }
     const sure = await deps.prompter.confirm({ message: `Delete template ${named}? This cannot be undone.`, default: false });

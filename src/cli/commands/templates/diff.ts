@@ -59,7 +59,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
     throw new UsageError(`--out ${shown(options.out)} is in ${shown(dir)}: the next run would read the plan as a template`, 'save the plan outside the folder');
   }
   // Invalid files are exit 2: a check on a pull request must not take them for changes (1).
-  const { session, plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
+  const { plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
   if (options.out !== undefined) await writeFileAtomically(options.out, stableJson(saved), '--out');
   const changes = changesInReadingOrder(plan);
   if (options.previews !== undefined) {
@@ -78,7 +78,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
     });
     writeLine(deps.io.stdout, JSON.stringify(listed));
   } else {
-    const style = session.style;
+    const style = await deps.io.style(options.color);
     for (const change of changes) {
       const [before, after, from, to] =
         change.action === 'replace'

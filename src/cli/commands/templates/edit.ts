@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { canPrompt, writeLine } from '../../io.js';
+import { writeLine } from '../../io.js';
 import { EditorFailed } from '../../editor.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
@@ -75,7 +75,7 @@ export async function runTemplatesEdit(reference: string, options: TemplatesEdit
   const file = join(await mkdtemp(join(tmpdir(), 'reportctl-edit-')), `template-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
   const kept = `your edit is kept in ${file}; fix it and run: reportctl templates replace ${id} --file ${file}`;
   // On a terminal a rejected edit reopens with the errors on top, as kubectl edit does.
-  const reopen = canPrompt(deps.io, deps.env, options.input === false);
+  const reopen = deps.io.canPrompt(options.input === false);
   let offered = original;
   let rejection: CliError | undefined;
   for (;;) {

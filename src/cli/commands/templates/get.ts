@@ -26,7 +26,7 @@ export async function runTemplatesGet(reference: string, options: TemplatesGetOp
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   if (options.json) return printJson(deps, template);
-  const { style } = session;
+  const style = await deps.io.style(options.color);
   const rows: [string, string][] = [
     ['id', template.id],
     ['name', template.name],

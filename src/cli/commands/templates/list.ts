@@ -55,7 +55,6 @@ export async function runTemplatesList(options: TemplatesListOptions, deps: CliD
   const query = { analysisType: options.analysisType, reportType: options.reportType, reportCategory: options.reportCategory };
   await printList(
     deps,
-    session,
     options,
     { listing: session.api.templates, query, noun: 'templates' },
     templateColumns(deps, options.wide === true),

@@ -23,7 +23,6 @@ export async function runTemplatesPresets(options: TemplatesPresetsOptions, deps
   const session = await deps.api(options);
   await printList(
     deps,
-    session,
     options,
     { listing: session.api.presets, query: {}, noun: 'presets' },
     presetColumns,

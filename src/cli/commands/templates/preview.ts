@@ -2,12 +2,11 @@ import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
 import type { Preview } from '../../../preview/index.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { isStdoutTTY, terminalWidth, writeData, writeLine } from '../../io.js';
+import { writeData, writeLine } from '../../io.js';
 import { choiceOption } from '../../list-options.js';
 import { integerOption } from '../../option-parsers.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { styleFor } from '../../style.js';
 import { connect } from '../../session.js';
 import { resolveTemplate } from '../../resolve.js';
 import { escapeControls } from '../../sanitize.js';
@@ -80,11 +79,11 @@ export async function runTemplatesPreview(reference: string | undefined, options
     // The whole SVG in one line: waited out like any large output, for a slow reader. The
     // name and problems may be the service's: on a terminal, its C1 characters escaped.
     await writeData(deps.io.stdout, jsonText(deps, summary(preview, { svg: preview.svg })) + '\n');
-  } else if (isStdoutTTY(deps.io)) {
+  } else if (deps.io.isStdoutTTY()) {
     const { sketchPage } = await import('../../../preview/sketch.js');
-    const style = await styleFor(deps, options.color);
+    const style = await deps.io.style(options.color);
     const lines = sketchPage(layout, {
-      columns: terminalWidth(deps.io),
+      columns: deps.io.terminalWidth(),
       ...(deps.io.stdout.rows ? { rows: deps.io.stdout.rows } : {}),
       colour: style.enabled,
       paint: (text, hex) => style.hex(hex, text),
@@ -109,7 +108,7 @@ async function templateDocument(reference: string | undefined, options: Template
   }
   const session = await connect(options, deps);
   const template = await resolveTemplate(session.api, reference!, deps.signal);
-  session.progress.stop();
+  deps.io.progress.stop();
   return template;
 }
 
@@ -137,7 +136,7 @@ function summary(preview: Preview, rest: { svg: string } | { out: string }) {
 
 async function reportProblems(problems: string[], options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
   if (problems.length === 0 || options.json) return;
-  const style = await styleFor(deps, options.color, 'stderr');
+  const style = await deps.io.style(options.color, 'stderr');
   writeLine(deps.io.stderr, style.yellow(problems.length === 1 ? '1 problem:' : `${problems.length} problems:`));
   for (const problem of problems) writeLine(deps.io.stderr, escapeControls(`  ${problem}`));
 }

@@ -82,6 +82,6 @@ async function catalogsToCheckWith(options: TemplatesValidateOptions, deps: CliD
   // Loaded here: the cache loads node:crypto, which other commands never need.
   const { cachedCatalogs } = await import('../../catalog-cache.js');
   const catalogs = await cachedCatalogs(session, deps);
-  session.progress.stop();
+  deps.io.progress.stop();
   return catalogs;
 }

@@ -120,7 +120,7 @@ export function filesByName<T extends TemplateFile>(files: readonly T[]): Map<st
  * by name. Two templates with one name cannot be told apart by a folder: exit 2, listed.
  */
 export async function serviceTemplatesByName(session: Session, deps: CliDeps): Promise<Map<string, Template>> {
-  session.progress.update('reading the templates');
+  deps.io.progress.update('reading the templates');
   const byName = new Map<string, Template>();
   const clashes: { path: string; message: string }[] = [];
   const strangers: { path: string; message: string }[] = [];
@@ -134,7 +134,7 @@ export async function serviceTemplatesByName(session: Session, deps: CliDeps): P
     if (first) clashes.push({ path: template.id, message: `${quoted(template.name)}, the name of ${first.id} too` });
     else byName.set(template.name, template);
   }
-  session.progress.stop();
+  deps.io.progress.stop();
   if (strangers.length > 0) {
     throw new CliError(`the service listed ${strangers.length === 1 ? 'a template' : `${strangers.length} templates`} with an id that is not one of its ids (1 to 128 letters, digits, _ and -); nothing was planned or written`, ExitCode.failed, undefined, {
       code: 'UNEXPECTED_RESPONSE',

@@ -96,9 +96,9 @@ export async function planFromFolder(dir: string, options: PlanOptions, deps: Cl
   const files = await Promise.all(entries.map(async ({ file, text }) => ({ file, parsed: await parseJson(text) })));
   filesByName(files.map(({ file, parsed }) => ({ file, body: parsed.success ? parsed.value : undefined })));
   const session = await deps.api(options);
-  session.progress.update('reading the catalogs');
+  deps.io.progress.update('reading the catalogs');
   const catalogs = await cachedCatalogs(session, deps);
-  session.progress.stop();
+  deps.io.progress.stop();
   const checked: CheckedDocument[] = files.map(({ file, parsed }) =>
     parsed.success ? { label: file, body: parsed.value, validation: validateTemplateBody(parsed.value, catalogs) } : { label: file, reason: parsed.reason },
   );

@@ -1,6 +1,6 @@
 import type { AnalysisType, Catalogs, Preset, ReportTypeEntry } from '../../../../contract/index.js';
 import { paperSizes } from '../../../../contract/vocabulary.js';
-import type { CliDeps } from '../../../context.js';
+import type { CliDeps, GlobalOptions } from '../../../context.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { writeLine } from '../../../io.js';
 import { jsonForTerminal, escapeControls } from '../../../sanitize.js';
@@ -22,11 +22,11 @@ const ANALYSIS_TYPE_HINTS: Record<AnalysisType, string> = {
  * only the new id. Returns the body to send, or null when the user declines at the end.
  * An aborted prompt (Ctrl-C) propagates; the top level maps it to exit code 130.
  */
-export async function runCreateWizard(session: Session, deps: CliDeps): Promise<Record<string, unknown> | null> {
+export async function runCreateWizard(session: Session, options: GlobalOptions, deps: CliDeps): Promise<Record<string, unknown> | null> {
   const { validateTemplateBody } = await import('../../../../contract/index.js');
   const prompts = deps.prompter;
 
-  session.progress.update('reading presets and catalogs');
+  deps.io.progress.update('reading presets and catalogs');
   let catalogs: Catalogs;
   const presets: Preset[] = [];
   try {
@@ -35,7 +35,7 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
     };
     [catalogs] = await Promise.all([session.api.catalogs.all(), readPresets()]);
   } finally {
-    session.progress.stop();
+    deps.io.progress.stop();
   }
 
   const startFrom = await prompts.select<StartFrom>({
@@ -60,7 +60,8 @@ export async function runCreateWizard(session: Session, deps: CliDeps): Promise<
   writeLine(deps.io.stderr);
   writeLine(deps.io.stderr, jsonForTerminal(JSON.stringify(body, null, 2)));
   if (startFrom.kind === 'scratch') {
-    writeLine(deps.io.stderr, session.style.dim('(layouts, margins and map resolution: the catalog defaults)'));
+    const style = await deps.io.style(options.color, 'stderr');
+    writeLine(deps.io.stderr, style.dim('(layouts, margins and map resolution: the catalog defaults)'));
   }
   const create = await prompts.confirm({ message: 'Create this template?', default: true });
   if (!create) return null;
