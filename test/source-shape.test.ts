@@ -17,7 +17,6 @@ const MAX_OWN_LINES = 60;
 const GENERATED_TEXT: Record<string, string> = {
   'src/cli/commands/completion/support/bash.ts:bashScript': 'the bash completion script, a template filled with its tables',
   'src/cli/commands/completion/support/fish.ts:fishScript': 'the fish completion script, lines of text around its tables',
-  'src/cli/commands/serve/serve.ts:verb': "serve's table of options and its help text",
 };
 
 type FunctionLike =

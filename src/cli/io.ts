@@ -14,10 +14,10 @@ export interface Streams {
 export type StreamName = 'stdout' | 'stderr';
 
 /**
- * The streams and what is known about them, built once per command by systemDeps (from the
- * process's streams and environment in main.ts, from captured ones in tests) and injected: whether each is a terminal, whether colour is on, whether
- * someone can answer a prompt, and the one progress indicator. Verbs ask here and never
- * read the environment or isTTY to decide these themselves.
+ * The streams and what is known about them: whether each is a terminal, whether colour is on,
+ * whether someone can answer a prompt, and the one progress indicator. Built once per command
+ * by systemDeps (from the process's streams and environment in main.ts, from captured ones in
+ * tests) and injected. Verbs ask here and never read the environment or isTTY themselves.
  */
 export class IOStreams {
   /** Progress for people on stderr: a spinner on a terminal, nothing otherwise. */

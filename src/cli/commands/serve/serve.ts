@@ -8,30 +8,8 @@ import type { OptionsOf, Root, RunF } from '../../verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
 import { GRACE_MS, runShellCommand, type CommandEnd } from './support/exec.js';
 
-const verb = (program: Root) =>
-  program
-    .command('serve')
-    .description('Run the whole service on SQLite, for offline work, demos and CI')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--allow-host <name>', 'also answer requests addressed to this host name, repeatable (loopback names and --host always)', repeatable, [])
-    .option('--port <port>', 'port (0 takes a free one)', integerOption(0, 65535), 4747)
-    .option('--db <path>', 'database file (`:memory:` keeps nothing; default: the user data directory)')
-    .option('--demo', 'also create a demo account with keys (printed once), templates, queues and runs')
-    .option('--simulate', 'advance queue runs in real time')
-    .option('--step-seconds <s>', 'with --simulate, seconds per life-cycle step', secondsOption(0.01), 2)
-    .option('--reads-per-minute <n>', 'read limit per account', integerOption(1), 120)
-    .option('--writes-per-minute <n>', 'write limit per account', integerOption(1), 30)
-    .option('--rate-window-seconds <s>', 'the rolling window both limits count over', secondsOption(1), 60)
-    .option('--max-in-flight <n>', "requests of one account answered at once; more get 429 (default: no cap, memory is bounded by bytes)", integerOption(1))
-    .option('--no-access-log', 'no access-log line per request on stderr')
-    .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
-    .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM, or after --exec), atomically')
-    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', repeatable, [])
-    .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
-    .option('--exec <command>', 'run this command with /bin/sh against the service (a free port unless --port), then stop; exit with its status')
-    .addHelpText(
-      'after',
-      `
+/** What `serve --help` prints after the options: examples, --exec's contract, the fault syntax. */
+const HELP_AFTER = `
 Examples:
   $ reportctl serve --demo
   $ reportctl serve --port 0 --db :memory: --json
@@ -67,8 +45,30 @@ service by pointing its own name here (DNS rebinding).
   @RATE     each matching request with this chance, 0 to 1 (see --seed)
   #ACCOUNT  only requests with a key of this account
 Faults act after the key and rate-limit checks, before the request does anything. The same as
-\`reportctl admin faults add\`, which also reaches a running server.`,
-    );
+\`reportctl admin faults add\`, which also reaches a running server.`;
+
+const verb = (program: Root) =>
+  program
+    .command('serve')
+    .description('Run the whole service on SQLite, for offline work, demos and CI')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allow-host <name>', 'also answer requests addressed to this host name, repeatable (loopback names and --host always)', repeatable, [])
+    .option('--port <port>', 'port (0 takes a free one)', integerOption(0, 65535), 4747)
+    .option('--db <path>', 'database file (`:memory:` keeps nothing; default: the user data directory)')
+    .option('--demo', 'also create a demo account with keys (printed once), templates, queues and runs')
+    .option('--simulate', 'advance queue runs in real time')
+    .option('--step-seconds <s>', 'with --simulate, seconds per life-cycle step', secondsOption(0.01), 2)
+    .option('--reads-per-minute <n>', 'read limit per account', integerOption(1), 120)
+    .option('--writes-per-minute <n>', 'write limit per account', integerOption(1), 30)
+    .option('--rate-window-seconds <s>', 'the rolling window both limits count over', secondsOption(1), 60)
+    .option('--max-in-flight <n>', "requests of one account answered at once; more get 429 (default: no cap, memory is bounded by bytes)", integerOption(1))
+    .option('--no-access-log', 'no access-log line per request on stderr')
+    .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
+    .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM, or after --exec), atomically')
+    .option('--fault <spec>', 'inject a fault, repeatable (syntax below)', repeatable, [])
+    .option('--seed <n>', 'seed of the random source of faults with a rate (@RATE)', integerOption(0, 2 ** 32 - 1))
+    .option('--exec <command>', 'run this command with /bin/sh against the service (a free port unless --port), then stop; exit with its status')
+    .addHelpText('after', HELP_AFTER);
 export type ServeOptions = OptionsOf<typeof verb>;
 
 export function registerServe(program: Root, deps: CliDeps, wrap: Wrap, runF: RunF<ServeOptions> = (options) => runServe(options, deps)): void {
