@@ -253,6 +253,8 @@ describe('templates diff on the largest templates', { timeout: 60_000 }, () => {
     writeFileSync(join(dir, 'many-stops.json'), colourStopsTemplate(1));
     // The child's peak memory, written as it exits. The old diff kept a frontier (typed
     // arrays, outside the V8 heap) per step: gigabytes here, which a heap limit alone misses.
+    // Alone the child peaks near 100 MiB; in the full suite on two busy cores its collector
+    // falls behind and it has reached 216 MiB, so the bound leaves room for that.
     const peak = join(dir, 'peak-rss');
     const preload = join(dir, 'peak-rss.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(peak)}, String(process.resourceUsage().maxRSS)));`);
@@ -262,7 +264,7 @@ describe('templates diff on the largest templates', { timeout: 60_000 }, () => {
     expect(result.stdout.match(/^@@/gm)).toHaveLength(1);
     expect(result.stdout).toContain('-        "value": 6799,\n');
     expect(result.stdout).toContain('+        "value": 6799.5,\n');
-    expect(Number(readFileSync(peak, 'utf8')) / 1024).toBeLessThan(200);
+    expect(Number(readFileSync(peak, 'utf8')) / 1024).toBeLessThan(400);
   });
 });
 
