@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driverFor } from '../../src/server/store/driver.js';
+import { driverFor, missingDriverMessage } from '../../src/server/store/driver.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -51,5 +51,15 @@ describe('the SQLite driver', () => {
     expect(driverFor(22)).toBe('better-sqlite3@13');
     expect(driverFor(24)).toBe('better-sqlite3@13');
     expect(driverFor(26)).toBe('better-sqlite3@13');
+  });
+
+  it('when missing, says which package and how to get it: Node 20 also needs the second tarball beside reportctl.tgz', () => {
+    expect(missingDriverMessage('better-sqlite3@12', '20.20.2')).toBe(
+      'its SQLite driver (better-sqlite3@12, package reportctl-sqlite-node20) is not installed or was not built for Node.js 20.20.2; ' +
+        'reinstall reportctl with its install scripts allowed and reportctl-sqlite-node20.tgz beside reportctl.tgz (README, Install)',
+    );
+    expect(missingDriverMessage('better-sqlite3@13', '24.22.3')).toBe(
+      'its SQLite driver (better-sqlite3@13, package better-sqlite3-napi) is not installed or was not built for Node.js 24.22.3; reinstall reportctl (README, Install)',
+    );
   });
 });

@@ -42,19 +42,25 @@ export function sqliteDriver(): SqliteDriver {
 }
 
 function load(name: SqliteDriverName): DatabaseConstructor {
-  const pkg = DRIVER_PACKAGES[name];
   try {
     // A plain require: the bundle leaves both packages in node_modules, and the one this Node
     // does not use is absent (each is an optional dependency).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Database = require(pkg) as DatabaseConstructor;
+    const Database = require(DRIVER_PACKAGES[name]) as DatabaseConstructor;
     // The addon loads with the first connection: a missing build is found here, not mid-open.
     new Database(':memory:').close();
     return Database;
   } catch (error) {
-    throw new Error(
-      `its SQLite driver (${name}, package ${pkg}) is not installed or was not built for Node.js ${process.versions.node}; reinstall reportctl with its install scripts allowed (README, Install)`,
-      { cause: error },
-    );
+    throw new Error(missingDriverMessage(name, process.versions.node), { cause: error });
   }
+}
+
+/** What `serve` and `admin` say when the driver does not load, and how to get it (README, Install). */
+export function missingDriverMessage(name: SqliteDriverName, nodeVersion: string): string {
+  // Node 20's driver comes from the second tarball `npm run pack` writes, and is compiled.
+  const how =
+    name === 'better-sqlite3@12'
+      ? 'reinstall reportctl with its install scripts allowed and reportctl-sqlite-node20.tgz beside reportctl.tgz'
+      : 'reinstall reportctl';
+  return `its SQLite driver (${name}, package ${DRIVER_PACKAGES[name]}) is not installed or was not built for Node.js ${nodeVersion}; ${how} (README, Install)`;
 }
