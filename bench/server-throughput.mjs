@@ -73,7 +73,7 @@ function autocannonOfThisCheckout() {
 }
 // The SQLite driver the built service uses on this Node.js (src/server/store/driver.ts), named in the report.
 const embedded = requireHere('./bin/code-cache.js').loadCompiled(join(root, 'dist/embedded.cjs'));
-const DRIVERS = [embedded.driverFor()];
+const driver = embedded.driverFor();
 const { Database } = embedded.sqliteDriver();
 const work = mkdtempSync(join(tmpdir(), 'reportctl-bench-'));
 const db = join(work, 'service.db');
@@ -179,125 +179,121 @@ await stop(setup.child);
 }
 console.log(`${TEMPLATES} templates in each of ${accounts.length} accounts (${MADE} made through the API, the rest copied)`);
 
-let bare;
 let failed = false;
-let serve;
-for (const driver of DRIVERS) {
-  serve = startServe(['--trace-gc-nvp', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])]);
-  const serveUrl = await serve.url;
-  // The bare server answers exactly these bytes, with the same content type.
-  const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);
-  const body = Buffer.from(sample.text);
-  for (const { apiKey } of accounts) {
-    const page = (await call('GET', PATH, undefined, apiKey, serveUrl)).text;
-    if (JSON.parse(page).total !== TEMPLATES || Buffer.byteLength(page) !== body.length) throw new Error('an account does not hold the templates');
-  }
-  const bareSource = `
-  const http = require('node:http');
-  const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
-  const server = http.createServer((request, response) => {
-    response.writeHead(200, { 'content-type': ${JSON.stringify(sample.contentType)}, 'content-length': body.length });
-    response.end(body);
-  });
-  server.keepAliveTimeout = 60000;
-  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
-  bare ??= profileDir ? undefined : startChild(['-e', bareSource]);
+const serve = startServe(['--trace-gc-nvp', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])]);
+const serveUrl = await serve.url;
+// The bare server answers exactly these bytes, with the same content type.
+const sample = await call('GET', PATH, undefined, accounts[0].apiKey, serveUrl);
+const body = Buffer.from(sample.text);
+for (const { apiKey } of accounts) {
+  const page = (await call('GET', PATH, undefined, apiKey, serveUrl)).text;
+  if (JSON.parse(page).total !== TEMPLATES || Buffer.byteLength(page) !== body.length) throw new Error('an account does not hold the templates');
+}
+const bareSource = `
+const http = require('node:http');
+const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
+const server = http.createServer((request, response) => {
+  response.writeHead(200, { 'content-type': ${JSON.stringify(sample.contentType)}, 'content-length': body.length });
+  response.end(body);
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
+const bare = profileDir ? undefined : startChild(['-e', bareSource]);
 
-  const targets = { serve: { url: serveUrl, pid: serve.child.pid, output: serve.output }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
+const targets = { serve: { url: serveUrl, pid: serve.child.pid, output: serve.output }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
 
-  /**
-   * One round of the generator against `target`: its counts, and the target's CPU meanwhile.
-   * Waited for, not run synchronously, so serve's GC lines are read as they come: a full pipe
-   * would stall serve mid-round.
-   */
-  async function round(target, connections, keys, seconds) {
-    const cpuBefore = cpuSeconds(target.pid);
-    const gcFrom = target.output?.text.length ?? 0;
-    const generator = spawn(
-      ...pinned(GENERATOR_CORE, process.execPath, [
-        fileURLToPath(new URL('load-generator.mjs', import.meta.url)),
-        JSON.stringify({ generator: GENERATOR, autocannon, url: target.url + PATH, connections, seconds, keys }),
-      ]),
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let stdout = '';
-    generator.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-    const status = await new Promise((resolve) => generator.on('close', resolve));
-    if (status !== 0) throw new Error(`the load generator exited ${status}`);
-    const cpu = cpuSeconds(target.pid) - cpuBefore;
-    // The lines serve printed by the round's end.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    return { ...JSON.parse(stdout), cpu, gc: target.output ? gcTotals(target.output.text.slice(gcFrom)) : undefined };
-  }
-
-  const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
-  const generatorName = GENERATOR === 'wrk' ? 'wrk' : `autocannon ${requireHere(join(autocannon, 'package.json')).version}`;
-  console.log(
-    `driver: ${driver}; node ${process.version}; generator ${generatorName}; ` +
-      (pinning ? `servers pinned to core ${SERVER_CORE}, the generator to core ${GENERATOR_CORE}` : 'not pinned (no taskset, or one core)'),
+/**
+ * One round of the generator against `target`: its counts, and the target's CPU meanwhile.
+ * Waited for, not run synchronously, so serve's GC lines are read as they come: a full pipe
+ * would stall serve mid-round.
+ */
+async function round(target, connections, keys, seconds) {
+  const cpuBefore = cpuSeconds(target.pid);
+  const gcFrom = target.output?.text.length ?? 0;
+  const generator = spawn(
+    ...pinned(GENERATOR_CORE, process.execPath, [
+      fileURLToPath(new URL('load-generator.mjs', import.meta.url)),
+      JSON.stringify({ generator: GENERATOR, autocannon, url: target.url + PATH, connections, seconds, keys }),
+    ]),
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
+  let stdout = '';
+  generator.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  const status = await new Promise((resolve) => generator.on('close', resolve));
+  if (status !== 0) throw new Error(`the load generator exited ${status}`);
+  const cpu = cpuSeconds(target.pid) - cpuBefore;
+  // The lines serve printed by the round's end.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return { ...JSON.parse(stdout), cpu, gc: target.output ? gcTotals(target.output.text.slice(gcFrom)) : undefined };
+}
 
-  let warmedUp = false;
-  for (const connections of CONNECTIONS) {
-    for (const accountCount of ACCOUNTS) {
-      const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
-      const names = Object.keys(targets);
-      // Warm-up: 3 s before the first scenario (the JIT, the heap's young generation), 1 s before the others.
-      for (const name of names) await round(targets[name], connections, keys, warmedUp ? 1 : 3);
-      warmedUp = true;
-      const totals = Object.fromEntries(
-        names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [], gc: { allocated: 0, promoted: 0, pause: 0 } }]),
-      );
-      for (let i = 0; i < ROUNDS; i++) {
-        for (const name of i % 2 === 0 ? names : [...names].reverse()) {
-          const result = await round(targets[name], connections, keys, SECONDS);
-          const total = totals[name];
-          total.ok += result.ok;
-          total.other += result.other;
-          total.errors += result.errors;
-          total.seconds += result.seconds;
-          total.cpu += result.cpu;
-          total.p50.push(result.p50);
-          total.p99.push(result.p99);
-          for (const key of Object.keys(total.gc)) total.gc[key] += result.gc?.[key] ?? 0;
-        }
-      }
-      console.log(`${connections} connections, ${accountCount} account${accountCount === 1 ? '' : 's'}:`);
-      const rate = (name) => totals[name].ok / totals[name].seconds;
-      // CPU per answer: what the rate would be on a core of its own, however busy the machine.
-      const cpuPerAnswer = (name) => totals[name].cpu / Math.max(1, totals[name].ok + totals[name].other);
-      for (const name of names) {
+const percentOfCore = (cpu, seconds) => `${((cpu / seconds) * 100).toFixed(0)}% of a core`;
+const generatorName = GENERATOR === 'wrk' ? 'wrk' : `autocannon ${requireHere(join(autocannon, 'package.json')).version}`;
+console.log(
+  `driver: ${driver}; node ${process.version}; generator ${generatorName}; ` +
+    (pinning ? `servers pinned to core ${SERVER_CORE}, the generator to core ${GENERATOR_CORE}` : 'not pinned (no taskset, or one core)'),
+);
+console.log(`GET ${PATH} on ${TEMPLATES} templates per account, ${body.length} bytes per answer, ${ROUNDS} rounds of ${SECONDS} s each`);
+
+let warmedUp = false;
+for (const connections of CONNECTIONS) {
+  for (const accountCount of ACCOUNTS) {
+    const keys = accounts.slice(0, accountCount).map((account) => account.apiKey);
+    const names = Object.keys(targets);
+    // Warm-up: 3 s before the first scenario (the JIT, the heap's young generation), 1 s before the others.
+    for (const name of names) await round(targets[name], connections, keys, warmedUp ? 1 : 3);
+    warmedUp = true;
+    const totals = Object.fromEntries(
+      names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [], gc: { allocated: 0, promoted: 0, pause: 0 } }]),
+    );
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+        const result = await round(targets[name], connections, keys, SECONDS);
         const total = totals[name];
-        const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-        console.log(
-          `  ${name === 'bare' ? 'bare node:http ' : 'reportctl serve'} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
-            `   ${percentOfCore(total.cpu, total.seconds)}, ${(cpuPerAnswer(name) * 1e6).toFixed(0)} µs of CPU per answer` +
-            (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
-        );
+        total.ok += result.ok;
+        total.other += result.other;
+        total.errors += result.errors;
+        total.seconds += result.seconds;
+        total.cpu += result.cpu;
+        total.p50.push(result.p50);
+        total.p99.push(result.p99);
+        for (const key of Object.keys(total.gc)) total.gc[key] += result.gc?.[key] ?? 0;
       }
-      const { gc } = totals.serve;
-      const answers = Math.max(1, totals.serve.ok + totals.serve.other);
+    }
+    console.log(`${connections} connections, ${accountCount} account${accountCount === 1 ? '' : 's'}:`);
+    const rate = (name) => totals[name].ok / totals[name].seconds;
+    // CPU per answer: what the rate would be on a core of its own, however busy the machine.
+    const cpuPerAnswer = (name) => totals[name].cpu / Math.max(1, totals[name].ok + totals[name].other);
+    for (const name of names) {
+      const total = totals[name];
+      const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
       console.log(
-        `  serve's garbage collector, per answer: ${(gc.allocated / answers / 1024).toFixed(1)} KB allocated, ` +
-          `${(gc.promoted / answers / 1024).toFixed(2)} KB promoted, ${((gc.pause / answers) * 1000).toFixed(1)} µs of pauses`,
-      );
-      if (!bare) continue;
-      const ratio = rate('serve') / rate('bare');
-      const checked = accountCount === 1;
-      if (checked && ratio < TARGET) failed = true;
-      // A bare server under a full core was waiting for requests: the generator, not the server,
-      // set the pace, and the ratio overstates serve. Pinned to a core, a saturated server shows 97-99%.
-      const bareLoad = totals.bare.cpu / totals.bare.seconds;
-      console.log(
-        `  ratio ${ratio.toFixed(2)}× the bare server (CPU per answer: ${(cpuPerAnswer('bare') / cpuPerAnswer('serve')).toFixed(2)}×)` +
-          (checked ? ` (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)` : '') +
-          (bareLoad < 0.95 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
+        `  ${name === 'bare' ? 'bare node:http ' : 'reportctl serve'} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
+          `   ${percentOfCore(total.cpu, total.seconds)}, ${(cpuPerAnswer(name) * 1e6).toFixed(0)} µs of CPU per answer` +
+          (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
       );
     }
+    const { gc } = totals.serve;
+    const answers = Math.max(1, totals.serve.ok + totals.serve.other);
+    console.log(
+      `  serve's garbage collector, per answer: ${(gc.allocated / answers / 1024).toFixed(1)} KB allocated, ` +
+        `${(gc.promoted / answers / 1024).toFixed(2)} KB promoted, ${((gc.pause / answers) * 1000).toFixed(1)} µs of pauses`,
+    );
+    if (!bare) continue;
+    const ratio = rate('serve') / rate('bare');
+    const checked = accountCount === 1;
+    if (checked && ratio < TARGET) failed = true;
+    // A bare server under a full core was waiting for requests: the generator, not the server,
+    // set the pace, and the ratio overstates serve. Pinned to a core, a saturated server shows 97-99%.
+    const bareLoad = totals.bare.cpu / totals.bare.seconds;
+    console.log(
+      `  ratio ${ratio.toFixed(2)}× the bare server (CPU per answer: ${(cpuPerAnswer('bare') / cpuPerAnswer('serve')).toFixed(2)}×)` +
+        (checked ? ` (${ratio >= TARGET ? 'PASS' : 'FAIL'}; target ≥ ${TARGET}×)` : '') +
+        (bareLoad < 0.95 ? `; WARNING: the bare server used ${percentOfCore(totals.bare.cpu, totals.bare.seconds)}, so it was not saturated` : ''),
+    );
   }
-  if (!profileDir) await stop(serve.child);
 }
+if (!profileDir) await stop(serve.child);
 
 if (profileDir) {
   await stop(serve.child);

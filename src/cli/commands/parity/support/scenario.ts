@@ -105,6 +105,12 @@ function idOf(context: ScenarioContext, label: string): string | undefined {
   return context.created.get(label);
 }
 
+/** A request to the template created as `label`; none while it does not exist. */
+function atTemplate(context: ScenarioContext, label: string, method: 'GET' | 'DELETE'): StepRequest | undefined {
+  const id = idOf(context, label);
+  return id === undefined ? undefined : { method, path: `${TEMPLATES}/${id}` };
+}
+
 function bodyOf(context: ScenarioContext, step: string): Record<string, unknown> | undefined {
   const body = context.answers.get(step)?.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
@@ -221,10 +227,7 @@ export const scenario: readonly Step[] = [
     name: 'getTemplate',
     operation: 'getTemplate',
     needs: ['createTemplate'],
-    request: (context) => {
-      const id = idOf(context, 'general');
-      return id === undefined ? undefined : { method: 'GET', path: `${TEMPLATES}/${id}` };
-    },
+    request: (context) => atTemplate(context, 'general', 'GET'),
     // The defaults the service fills in.
     values: ['paperSize', 'mapResolution', 'margins', 'selectedStatistics', 'layouts'],
   },
@@ -232,10 +235,7 @@ export const scenario: readonly Step[] = [
     name: 'getTemplate.customIndex',
     operation: 'getTemplate',
     needs: ['createTemplate.customIndex'],
-    request: (context) => {
-      const id = idOf(context, 'custom');
-      return id === undefined ? undefined : { method: 'GET', path: `${TEMPLATES}/${id}` };
-    },
+    request: (context) => atTemplate(context, 'custom', 'GET'),
     values: ['indexName', 'formula', 'saviL', 'colorScale'],
   },
   {
@@ -277,10 +277,7 @@ export const scenario: readonly Step[] = [
     operation: 'deleteTemplate',
     needs: ['createTemplate.vegetationIndex'],
     deletes: 'ndvi',
-    request: (context) => {
-      const id = idOf(context, 'ndvi');
-      return id === undefined ? undefined : { method: 'DELETE', path: `${TEMPLATES}/${id}` };
-    },
+    request: (context) => atTemplate(context, 'ndvi', 'DELETE'),
   },
   {
     name: 'deleteTemplate.again',
