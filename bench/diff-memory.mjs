@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { cleanEnv, cleanEnvNote } from './clean-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = 'src/cli/commands/templates/support/unified-diff.ts';
@@ -71,7 +72,7 @@ console.log(JSON.stringify({ bytes: before.length, templateLines: before.split('
 function measure(what, kib) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const running = spawn(process.execPath, [child, what, String(kib)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const running = spawn(process.execPath, [child, what, String(kib)], { stdio: ['ignore', 'pipe', 'pipe'], env: cleanEnv() });
     let stdout = '';
     let stderr = '';
     let stopped;
@@ -102,6 +103,7 @@ function measure(what, kib) {
 }
 
 console.log(`line diff ${rev ? `as of ${rev}` : 'of this tree'}, every line changed; caps ${capMiB} MiB, ${capSeconds} s; machine load ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ')}`);
+console.log(cleanEnvNote());
 for (const kib of sizes) {
   const baseline = await measure('baseline', kib);
   const diff = await measure('diff', kib);

@@ -27,7 +27,7 @@ export async function writeCodeCaches() {
   // The client's cache is of the path without zod: a page its check refuses would put zod's in.
   const { templatePage } = await import(`../../${CHECKS_SOURCE}`);
   if (!templatePage(page) || templatePage({ ...page, data: [sparseTemplate] })) {
-    throw new Error('build: the stand-in pages no longer pass (first) and fail (second) the generated check; update them in scripts/build.mjs');
+    throw new Error('build: the stand-in pages no longer pass (first) and fail (second) the generated check; update them in scripts/build/code-caches.mjs');
   }
   const standIn = createServer((request, response) => {
     response.setHeader('content-type', 'application/json');

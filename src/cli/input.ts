@@ -6,13 +6,16 @@ import { readAll } from './io.js';
 
 /** A JSON document from a file (or stdin for `-`), with errors that name the flag. */
 export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'): Promise<unknown> {
-  let text: string;
+  return parseJsonText(await readInputText(path, deps, flag), `${flag}: ${path === '-' ? 'stdin' : path}`);
+}
+
+/** A file's text (or stdin's for `-`), with errors in words that name the flag. */
+export async function readInputText(path: string, deps: CliDeps, flag = '--file'): Promise<string> {
   try {
-    text = await readText(path, deps);
+    return await readText(path, deps);
   } catch (error) {
     throw asFileError(error, path, { flag });
   }
-  return parseJsonText(text, `${flag}: ${path === '-' ? 'stdin' : path}`);
 }
 
 /** A file's text, or stdin's for `-`. */

@@ -61,7 +61,8 @@ export class JqOutput extends Writable {
   readonly isTTY = false;
   /** The first jq failure; jq goes on with the next line, as jq goes on with the next input. */
   failure?: JqFailure;
-  private pending = '';
+  /** What came since the last newline, kept in pieces: a long line in many writes is joined once. */
+  private pending: string[] = [];
 
   constructor(
     private readonly engine: JqEngine,
@@ -74,15 +75,19 @@ export class JqOutput extends Writable {
   }
 
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const lines = this.pending.split('\n');
-    this.pending = lines.pop()!;
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    if (!text.includes('\n')) {
+      this.pending.push(text);
+      return done();
+    }
+    const lines = [...this.pending, text].join('').split('\n');
+    this.pending = [lines.pop()!];
     this.filterLines(lines).then(() => done(), done);
   }
 
   override _final(done: (error?: Error | null) => void): void {
-    const rest = this.pending;
-    this.pending = '';
+    const rest = this.pending.join('');
+    this.pending = [];
     this.filterLines(rest.trim() === '' ? [] : [rest]).then(() => done(), done);
   }
 
@@ -97,7 +102,8 @@ export class JqOutput extends Writable {
         this.report(failure);
         continue;
       }
-      if (run.stderr !== '') this.io.stderr.write(run.stderr);
+      // jq's debug and stderr output carries the service's data: escaped, as every message is.
+      if (run.stderr !== '') this.io.stderr.write(run.stderr.split('\n').map(escapeControls).join('\n'));
       if (run.stdout === '') continue;
       const text = terminal ? run.stdout.split('\n').map(escapeControls).join('\n') : run.stdout;
       await writeData(this.io.stdout, `${text}\n`);

@@ -9,16 +9,16 @@ import type { ResponseShape } from './response-validation.js';
  * (the local one at 100 unless an admin raises it), so no honest template list comes near;
  * queue runs and analyses, a few hundred bytes each, fit a hundred years of daily runs.
  */
-export const MAX_LIST_ITEMS = 100_000;
+const MAX_LIST_ITEMS = 100_000;
 
 /**
  * The most JSON one walk reads: a thousand templates of the largest size the service accepts
  * (256 KiB), ten times the local service's default plan. A hostile service that never runs
  * out of pages stops here rather than filling the client's memory.
  */
-export const MAX_LIST_BYTES = 256 * 1024 * 1024;
+const MAX_LIST_BYTES = 256 * 1024 * 1024;
 
-export interface ListCaps {
+interface ListCaps {
   items: number;
   bytes: number;
 }

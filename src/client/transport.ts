@@ -14,10 +14,10 @@ import { MAX_RESPONSE_BYTES, type ApiClientOptions, type ApiResult, type Request
  * Never proxied unless NO_PROXY is set (then it decides, as given): a request to this machine
  * through a proxy hands the proxy the key for nothing.
  */
-export const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,[::1]';
+const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,[::1]';
 
 /** NO_PROXY as undici reads it, or the loopback names when neither spelling is set. */
-export function noProxyFrom(env: Record<string, string | undefined>): string {
+function noProxyFrom(env: Record<string, string | undefined>): string {
   return env.NO_PROXY ?? env.no_proxy ?? LOOPBACK_NO_PROXY;
 }
 

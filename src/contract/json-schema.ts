@@ -5,7 +5,7 @@ import { z } from 'zod';
  * it beside the field). A registry of its own, not `.describe()`: that would make a new schema
  * for each field, and the generated response checks would carry every text.
  */
-export const fieldDescriptions = z.registry<{ fields: Readonly<Record<string, string>> }>();
+const fieldDescriptions = z.registry<{ fields: Readonly<Record<string, string>> }>();
 
 /** Registers what `object`'s fields mean, and returns it unchanged. */
 export function describedFields<T extends z.ZodObject>(object: T, fields: { readonly [K in keyof T['shape']]?: string }): T {

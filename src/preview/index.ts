@@ -5,3 +5,4 @@ export { elementColours, problemColour, unknownElementColour } from './colours.j
 export { renderColourScaleSvg } from './colour-scale.js';
 export { layoutPage, elementLabels, paperSizesMm, type Orientation, type PageLayout, type PlacedElement, type ElementType, type Box, type ColourStop } from './page.js';
 export { sketchPage, type SketchOptions } from './sketch.js';
+export { escapeXml } from './xml.js';

@@ -106,7 +106,7 @@ export class AnswerMemory {
   ) {}
 
   /** What the account's answers hold now. */
-  heldBy(accountId: string): number {
+  private heldBy(accountId: string): number {
     return this.heldByAccount.get(accountId) ?? 0;
   }
 

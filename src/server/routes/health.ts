@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Outside the API's namespace: no key, no rate limit, not in the OpenAPI document. */
-export const HEALTH_PATH = '/healthz';
+const HEALTH_PATH = '/healthz';
 
 const HEALTH_ROUTE = { health: true };
 

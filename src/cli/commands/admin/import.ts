@@ -1,8 +1,7 @@
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
 import type { CliDeps } from '../../context.js';
-import { asFileError } from '../../errors.js';
-import { readText } from '../../input.js';
+import { readInputText } from '../../input.js';
 import { print } from './support/print.js';
 import { adminFailure, loadEmbedded, withDb, withStore } from './support/store.js';
 
@@ -32,9 +31,7 @@ export async function runAdminImport(options: AdminImportOptions, deps: CliDeps)
   // Checked before the database is opened: a bad file leaves no trace, not even a new database.
   let snapshot;
   try {
-    const text = await readText(file, deps).catch((error: unknown) => {
-      throw asFileError(error, file, { flag: '--file' });
-    });
+    const text = await readInputText(file, deps);
     snapshot = embedded.adminSnapshots.parseSnapshotText(text, file === '-' ? 'stdin' : file);
   } catch (error) {
     throw adminFailure(error, embedded);

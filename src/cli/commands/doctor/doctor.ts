@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import type { CliDeps, Session } from '../../context.js';
 import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
 import { writeLine } from '../../io.js';
-import type { Style } from '../../style.js';
 import type { Wrap } from '../../action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
 import { keyHint } from '../../explain.js';
@@ -73,7 +72,7 @@ export async function runDoctor(options: DoctorOptions, deps: CliDeps): Promise<
   const keySource = keySourceCheck(session.settings, config.config);
   if (keySource) checks.push(keySource);
   checks.push(...(await serviceChecks(session, deps.clock)));
-  report(checks, options, deps, await deps.io.style(options.color));
+  await report(checks, options, deps);
   const failed = checks.filter((check) => check.status === 'fail').map((check) => check.name);
   if (failed.length > 0) throw new SilentFailure(ExitCode.failed, `failed: ${failed.join(', ')}`, { code: 'DOCTOR_FAILED' });
   return ExitCode.ok;
@@ -157,11 +156,13 @@ function clockSkewCheck(date: string | undefined, now: number): DoctorCheck | un
     : { name: 'clock', status: 'ok', detail: `within ${Math.max(1, Math.abs(skew))} s of the service` };
 }
 
-function report(checks: DoctorCheck[], options: DoctorOptions, deps: CliDeps, style: Style): void {
+async function report(checks: DoctorCheck[], options: DoctorOptions, deps: CliDeps): Promise<void> {
   if (options.json) {
     writeLine(deps.io.stdout, JSON.stringify(checks));
     return;
   }
+  // After --json's return: JSON never loads chalk.
+  const style = await deps.io.style(options.color);
   const tty = deps.io.isStdoutTTY();
   const mark = { ok: tty ? style.green('✓') : 'ok  ', warn: tty ? style.yellow('!') : 'warn', fail: tty ? style.red('✗') : 'FAIL' };
   for (const check of checks) {

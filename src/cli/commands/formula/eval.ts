@@ -17,7 +17,7 @@ function parseNumber(flag: string, text: string): number {
 }
 
 /** L, the SAVI soil factor, when --L is not given: the value the index is usually given with. */
-export const DEFAULT_L = 0.5;
+const DEFAULT_L = 0.5;
 
 /** A band the formula rules know, named as they name it (names are case-sensitive). */
 function bandName(name: string): string {

@@ -1,14 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Wrap } from '../../action.js';
 import type { CliDeps } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { writeData } from '../../io.js';
-import { writeFileAtomically } from '../../output-file.js';
 import type { CommandUnknownOpts as Command } from '../../typed-commander.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
-import { manPages } from './support/man.js';
-import { referenceMarkdown, referenceOf } from './support/reference.js';
 
 const help = (program: Root) =>
   program
@@ -60,6 +56,13 @@ export function runHelp(program: Root, path: readonly string[]): void {
 }
 
 export async function runHelpReference(program: Root, options: HelpReferenceOptions, deps: CliDeps): Promise<void> {
+  // Loaded here: output-file loads node:crypto, which no other command's start-up needs.
+  const [{ mkdir }, { writeFileAtomically }, { manPages }, { referenceMarkdown, referenceOf }] = await Promise.all([
+    import('node:fs/promises'),
+    import('../../output-file.js'),
+    import('./support/man.js'),
+    import('./support/reference.js'),
+  ]);
   const commands = referenceOf(program);
   if (options.man === undefined) return writeData(deps.io.stdout, referenceMarkdown(commands));
   try {

@@ -6,7 +6,7 @@ import { integerOption, repeatable, secondsOption } from '../../option-parsers.j
 import type { Wrap } from '../../action.js';
 import type { OptionsOf, Root, RunF } from '../../verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
-import { GRACE_MS, runShellCommand, type CommandEnd } from './support/exec.js';
+import { GRACE_MS, runShellCommand, statusAfterSignal, type CommandEnd } from './support/exec.js';
 
 /** What `serve --help` prints after the options: examples, --exec's contract, the fault syntax. */
 const HELP_AFTER = `
@@ -175,8 +175,8 @@ async function execAgainst(server: Server, command: string, deps: CliDeps): Prom
   const { status, signal } = ran.end;
   const received = deps.signal.aborted ? signalNamed(deps.signal.reason) : undefined;
   // Stopped by a signal, serve reports that signal, whatever the command made of it.
-  if (received !== undefined && status !== 128 + SIGNAL_NUMBERS[received]) {
-    throw new CommandFailed(128 + SIGNAL_NUMBERS[received], `stopped by ${received}; the command then exited with status ${status}`);
+  if (received !== undefined && status !== statusAfterSignal(received)) {
+    throw new CommandFailed(statusAfterSignal(received), `stopped by ${received}; the command then exited with status ${status}`);
   }
   if (status !== 0) throw new CommandFailed(status, signal ? `the command was ended by ${signal} (status ${status})` : `the command exited with status ${status}`);
   return ExitCode.ok;
@@ -212,9 +212,7 @@ function announce(server: Server, options: ServeOptions, deps: CliDeps): void {
   if (keys) noteRevokedKeys(keys.revokedKeys, 'only the keys above are valid', deps);
 }
 
-const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
-
-function signalNamed(reason: unknown): keyof typeof SIGNAL_NUMBERS | undefined {
+function signalNamed(reason: unknown): 'SIGINT' | 'SIGTERM' | undefined {
   return reason === 'SIGINT' || reason === 'SIGTERM' ? reason : undefined;
 }
 

@@ -48,7 +48,7 @@ export function registerTemplatesDiff(
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (options.json && options.format === 'markdown') throw new UsageError('give --json or --format markdown, not both');
-  const [{ changesInReadingOrder, planFromFolder, planSummary }, { quoted, shown }, { unifiedHunks }, { stableJson }, { writeFileAtomically }] = await Promise.all([
+  const [{ changesInReadingOrder, planFromFolder, planSummary }, { quoted, shown }, { unifiedHunks }, { planFileText }, { writeFileAtomically }] = await Promise.all([
     import('./support/plan.js'),
     import('./support/folder.js'),
     import('./support/unified-diff.js'),
@@ -60,7 +60,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
   }
   // Invalid files are exit 2: a check on a pull request must not take them for changes (1).
   const { plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
-  if (options.out !== undefined) await writeFileAtomically(options.out, stableJson(saved), '--out');
+  if (options.out !== undefined) await writeFileAtomically(options.out, planFileText(saved), '--out');
   const changes = changesInReadingOrder(plan);
   if (options.previews !== undefined) {
     const { writePlanPreviews } = await import('./support/plan-previews.js');

@@ -17,7 +17,7 @@ function roff(text: string): string {
     .join('\n');
 }
 
-export function manPageName(path: string): string {
+function manPageName(path: string): string {
   return path === '' ? 'reportctl' : `reportctl-${path.replace(/ /g, '-')}`;
 }
 

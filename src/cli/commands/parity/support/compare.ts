@@ -1,5 +1,6 @@
 import type { OperationId } from '../../../../contract/endpoints.js';
-import { stableJson, type NormalisedAnswer } from './normalise.js';
+import { stableJson } from '../../../stable-json.js';
+import type { NormalisedAnswer } from './normalise.js';
 import type { Step } from './scenario.js';
 
 /** One way the served answer is not the expected one. */
@@ -13,7 +14,7 @@ export interface Difference {
 }
 
 /** Shown where a side has no such field or header. */
-export const ABSENT = '(absent)';
+const ABSENT = '(absent)';
 
 /** What every body is compared on by value: error envelopes and formula verdicts. */
 const ALWAYS_VALUES = ['error', 'issues[*].path', 'valid', 'usesL'];
@@ -57,6 +58,14 @@ function underEmptyArray(path: string, emptyArrays: Set<string>): boolean {
   return false;
 }
 
+/** Whether a parent of `path` (up to a `.` or `[`) is already reported. */
+function underReported(path: string, reported: ReadonlySet<string>): boolean {
+  for (let at = 0; at < path.length; at++) {
+    if ((path[at] === '.' || path[at] === '[') && reported.has(path.slice(0, at))) return true;
+  }
+  return false;
+}
+
 function compareBodies(
   step: Step,
   expected: unknown,
@@ -68,18 +77,18 @@ function compareBodies(
   const servedShape = new Map<string, string>();
   const expectedEmpty = new Set<string>();
   const servedEmpty = new Set<string>();
-  if (expected !== undefined) shapeOf(expected, 'body', expectedShape, expectedEmpty);
-  if (served !== undefined) shapeOf(served, 'body', servedShape, servedEmpty);
-  const reported: string[] = [];
-  const paths = shapes ? [...new Set([...expectedShape.keys(), ...servedShape.keys()])].sort() : [];
+  if (shapes && expected !== undefined) shapeOf(expected, 'body', expectedShape, expectedEmpty);
+  if (shapes && served !== undefined) shapeOf(served, 'body', servedShape, servedEmpty);
+  const reported = new Set<string>();
+  const paths = [...new Set([...expectedShape.keys(), ...servedShape.keys()])].sort();
   for (const path of paths) {
     const want = expectedShape.get(path) ?? ABSENT;
     const got = servedShape.get(path) ?? ABSENT;
     if (want === got) continue;
     if (underEmptyArray(path, want === ABSENT ? expectedEmpty : servedEmpty)) continue;
     // A missing object is one difference, not one per field inside it.
-    if (reported.some((parent) => path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`))) continue;
-    reported.push(path);
+    if (underReported(path, reported)) continue;
+    reported.add(path);
     differ(path, want, got);
   }
   for (const path of [...ALWAYS_VALUES, ...(step.values ?? [])]) {
@@ -88,7 +97,7 @@ function compareBodies(
     if (want === undefined && got === undefined) continue;
     const typed = path.replace(/\[\*\]/g, '[]');
     // A field of another type is already told above.
-    if (reported.includes(`body.${typed}`) || (want !== undefined && got !== undefined && kindOf(want) !== kindOf(got))) continue;
+    if (reported.has(`body.${typed}`) || (want !== undefined && got !== undefined && kindOf(want) !== kindOf(got))) continue;
     if (stableJson(want) !== stableJson(got)) differ(`body.${path}`, want ?? ABSENT, got ?? ABSENT);
   }
 }

@@ -1,4 +1,5 @@
 import type { Answer, ScenarioContext, Step } from './scenario.js';
+import { stableJson } from '../../../stable-json.js';
 
 /** An answer with what differs between any two runs taken out: fit to compare and to commit. */
 export interface NormalisedAnswer {
@@ -50,23 +51,6 @@ function normaliseValue(value: unknown, context: ScenarioContext): unknown {
   return value;
 }
 
-/** Keys sorted at every level: the same content is the same text. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value), null, 2);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
-
 export function normaliseAnswer(answer: Answer, step: Step, context: ScenarioContext): NormalisedAnswer {
   const headers: Record<string, string> = {};
   for (const [name, normalise] of Object.entries(NAMED_HEADERS)) {
@@ -76,7 +60,10 @@ export function normaliseAnswer(answer: Answer, step: Step, context: ScenarioCon
   if (answer.body === undefined) return { status: answer.status, headers };
   let body = normaliseValue(step.project ? step.project(answer.body, context) : answer.body, context);
   if (step.unordered && typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data)) {
-    const data = [...(body as { data: unknown[] }).data].sort((a, b) => stableJson(a).localeCompare(stableJson(b)));
+    const data = (body as { data: unknown[] }).data
+      .map((item) => ({ item, text: stableJson(item) }))
+      .sort((a, b) => a.text.localeCompare(b.text))
+      .map(({ item }) => item);
     body = { ...body, data };
   }
   return { status: answer.status, headers, body };

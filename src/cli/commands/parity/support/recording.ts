@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../../../errors.js';
 import { replaceFile } from '../../../output-file.js';
 import type { ServiceTraits } from './fresh-serve.js';
-import { stableJson } from './normalise.js';
+import { stableJson } from '../../../stable-json.js';
 import type { StepOutcome } from './run.js';
 import type { Step } from './scenario.js';
 import { parseIgnore, type Ignore } from './compare.js';
 
 /** A recording: `service.json` (catalogs and limits), one `NNN-STEP.json` per step, maybe `ignore.txt`. */
 const SERVICE_FILE = 'service.json';
-export const IGNORE_FILE = 'ignore.txt';
+const IGNORE_FILE = 'ignore.txt';
 const STEP_FILE = /^\d{3}-[\w.-]+\.json$/;
 
 const stepFile = (at: number, name: string) => `${String(at + 1).padStart(3, '0')}-${name}.json`;

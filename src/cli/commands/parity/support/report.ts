@@ -1,7 +1,7 @@
 import type { OperationId } from '../../../../contract/endpoints.js';
 import { endpoints } from '../../../../contract/endpoints.js';
 import type { CliDeps } from '../../../context.js';
-import { writeLine } from '../../../io.js';
+import { writeData, writeLine } from '../../../io.js';
 import { printTable, type Column } from '../../../output.js';
 import { escapeControls } from '../../../sanitize.js';
 import type { Style } from '../../../style.js';
@@ -71,13 +71,13 @@ export async function printComparison(deps: CliDeps, style: Style, comparison: C
     { header: 'RESULT', value: (row) => row.result, color: (text, row, paint) => verdictColour(row.result, paint)(text) },
   ];
   await printTable(deps, style, columns, comparison.operations);
-  for (const difference of comparison.differences) {
-    writeLine(
-      deps.io.stdout,
-      `${style.bold(difference.step)} ${difference.path}: expected ${style.green(shown(difference.expected))}, served ${style.red(shown(difference.served))}`,
-    );
-  }
+  // Paths are made of the service's keys, and reasons may come from a recording: both escaped.
+  const lines = comparison.differences.map(
+    (difference) =>
+      `${style.bold(difference.step)} ${escapeControls(difference.path)}: expected ${style.green(shown(difference.expected))}, served ${style.red(shown(difference.served))}\n`,
+  );
+  if (lines.length > 0) await writeData(deps.io.stdout, lines.join(''));
   for (const row of comparison.operations) {
-    for (const { step, reason } of row.notComparable) writeLine(deps.io.stderr, `not comparable: ${step} (${reason})`);
+    for (const { step, reason } of row.notComparable) writeLine(deps.io.stderr, `not comparable: ${step} (${escapeControls(reason)})`);
   }
 }

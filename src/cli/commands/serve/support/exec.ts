@@ -87,7 +87,7 @@ export function runShellCommand(command: string, options: CommandOptions): Promi
     });
     child.on('exit', (code, signal) => {
       settle();
-      const end: CommandEnd = signal !== null ? { status: 128 + (constants.signals[signal] ?? 0), signal } : { status: code ?? 1 };
+      const end: CommandEnd = signal !== null ? { status: statusAfterSignal(signal), signal } : { status: code ?? 1 };
       if (group === undefined) return resolve(end);
       void endGroup(group, options.sleep).finally(() => {
         forget();
@@ -106,4 +106,9 @@ function forwardSignal(child: ChildProcess, options: CommandOptions): void {
   if (!options.ownGroup && name === 'SIGINT') return;
   if (options.ownGroup) signalGroup(child.pid, name);
   else child.kill(name);
+}
+
+/** The exit status a shell reports for a process ended by `signal`: 128 + its number. */
+export function statusAfterSignal(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
+import { escapeXml, renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { escapeControls } from '../../../sanitize.js';
 import { changesInReadingOrder } from './plan.js';
@@ -33,7 +33,7 @@ function orientationsOf(document: unknown): Orientation[] {
  * The pictures of a plan: a before and an after for each layout of a replaced template that
  * draws differently, an after for each of a created one. Deletions and unchanged pages have none.
  */
-export function planPictures(plan: TemplatePlan): PlanPicture[] {
+function planPictures(plan: TemplatePlan): PlanPicture[] {
   const pictures: PlanPicture[] = [];
   const taken = new Set<string>();
   for (const change of changesInReadingOrder(plan)) {
@@ -78,11 +78,10 @@ function uniqueBase(slug: string, taken: Set<string>): string {
   }
 }
 
-const escapeHtml = (text: string) =>
-  escapeControls(text).replace(/[&<>"']/g, (sign) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[sign]!);
+const escapeHtml = (text: string) => escapeXml(escapeControls(text));
 
 /** A page showing each before and after side by side: pictures from its own folder, nothing else loaded. */
-export function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
+function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
   const figure = (caption: string, file: string | undefined) =>
     file === undefined
       ? `<figure class="none"><figcaption>${caption}</figcaption><p>(none: a new template)</p></figure>`

@@ -5,6 +5,7 @@ import { CliError, ExitCode, UsageError } from '../../../errors.js';
 import { parseJson } from '../../../input.js';
 import { escapeControls } from '../../../sanitize.js';
 import { quoted, shown, templateFileText } from './folder.js';
+import { stableJson } from '../../../stable-json.js';
 
 /** The version of the plan file's format; a reader refuses any other. */
 export const PLAN_VERSION = 1;
@@ -64,19 +65,9 @@ export function savedPlanOf(dir: string, prune: boolean, plan: PlannedChanges, f
   return { planVersion: PLAN_VERSION, dir, prune, changes, files: fileHashes, service };
 }
 
-/** JSON with every object's keys sorted and a final newline: a rerun on the same state writes the same bytes. */
-export function stableJson(value: unknown): string {
-  const sorted = (node: unknown): unknown =>
-    Array.isArray(node)
-      ? node.map(sorted)
-      : node !== null && typeof node === 'object'
-        ? Object.fromEntries(
-            Object.keys(node)
-              .sort()
-              .map((key) => [key, sorted((node as Record<string, unknown>)[key])]),
-          )
-        : node;
-  return JSON.stringify(sorted(value), null, 2) + '\n';
+/** A saved plan's text: sorted keys and a final newline, so a rerun on the same state writes the same bytes. */
+export function planFileText(plan: SavedPlan): string {
+  return `${stableJson(plan)}\n`;
 }
 
 /** A plan file's text as a plan; anything else is a usage error (exit 2). */
