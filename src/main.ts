@@ -1,8 +1,9 @@
-// The only module that touches `process`: argv and streams in, exit code out.
+// The process's owner: argv, streams, signals and the exit code. The few other modules that
+// read the process (its platform, the proxy variables, a child's group) are listed in docs/development.md.
 import { reportError, runCli, wantsJsonErrors } from './cli/program.js';
-import { systemClock } from './cli/context.js';
-import { systemDeps } from './cli/system-deps.js';
-import { ExitCode } from './cli/errors.js';
+import { systemClock } from './cli/cmdutil/context.js';
+import { systemDeps } from './cli/cmdutil/system-deps.js';
+import { ExitCode } from './cli/cmdutil/errors.js';
 
 /** Runs the command on the command line, and ends the process with its exit code. */
 export function main(): void {

@@ -1,5 +1,5 @@
-import { Command, CommanderError, type CommandUnknownOpts } from './typed-commander.js';
-import type { ActionResult, Wrap } from './action.js';
+import { Command, CommanderError, type CommandUnknownOpts } from './cmdutil/typed-commander.js';
+import type { ActionResult, Wrap } from './cmdutil/action.js';
 import { registerFormulaCommands } from './commands/formula/index.js';
 import { registerServe } from './commands/serve/serve.js';
 import { registerParity } from './commands/parity/parity.js';
@@ -15,14 +15,14 @@ import { registerAuthCommands } from './commands/auth/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerHelp } from './commands/help/index.js';
-import type { CliDeps } from './context.js';
-import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './errors.js';
-import { explainError, failureJson } from './explain.js';
-import { writeLine } from './io.js';
-import { withGlobalOptions, type Root } from './verb.js';
-import { jqCompileError, jqExpression, JqOutput, withJson } from './jq.js';
-import { escapeControls } from './sanitize.js';
-import { refuseEmptyArguments } from './resolve.js';
+import type { CliDeps } from './cmdutil/context.js';
+import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './cmdutil/errors.js';
+import { explainError, failureJson } from './cmdutil/explain.js';
+import { writeLine } from './iostreams/io.js';
+import { withGlobalOptions, type Root } from './cmdutil/verb.js';
+import { jqCompileError, jqExpression, JqOutput, withJson } from './output/jq.js';
+import { escapeControls } from './iostreams/sanitize.js';
+import { refuseEmptyArguments } from './session/resolve.js';
 
 /** Registers a top-level command (and its subcommands) on the program. */
 export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
@@ -152,7 +152,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps, only?: Regi
   let output: JqOutput;
   try {
     // jq loads only here: no other command pays for compiling its WebAssembly.
-    const { loadJq } = await import('./jq-engine.js');
+    const { loadJq } = await import('./output/jq-engine.js');
     const engine = await loadJq();
     const compileError = jqCompileError(engine, expression);
     if (compileError !== undefined) {

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFilePath, openConfig, readConfig } from '../../src/cli/config.js';
+import { configFilePath, openConfig, readConfig } from '../../src/cli/session/config.js';
 import { tempDir } from '../helpers/server.js';
 
 /** Commands that only read settings read the file themselves; conf still writes it. */

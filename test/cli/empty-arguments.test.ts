@@ -2,7 +2,7 @@
 // an unset shell variable in quotes gives) is a usage error, exit 2, before anything runs.
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
+import type { CommandUnknownOpts as Command } from '../../src/cli/cmdutil/typed-commander.js';
 import { runInProcess, testDeps } from '../helpers/in-process.js';
 import { closedUrl } from '../helpers/server.js';
 

@@ -3,8 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explainError } from '../../src/cli/explain.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { explainError } from '../../src/cli/cmdutil/explain.js';
+import { UsageError } from '../../src/cli/cmdutil/errors.js';
 import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/server.js';
 

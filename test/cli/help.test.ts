@@ -1,6 +1,6 @@
 // Across verbs: what --help and a mistyped command say, for every command in the tree.
 import { describe, expect, it } from 'vitest';
-import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
+import type { CommandUnknownOpts as Command } from '../../src/cli/cmdutil/typed-commander.js';
 import { buildProgram, runCli } from '../../src/cli/program.js';
 import { testDeps } from '../helpers/test-deps.js';
 import { runInProcess } from '../helpers/in-process.js';

@@ -1,12 +1,12 @@
 // Across verbs: Ctrl-C during a list's --all, for every list verb (they print through
-// src/cli/list-output.ts): what was fetched is printed whole, stderr says how much, exit 130.
+// src/cli/output/list-output.ts): what was fetched is printed whole, stderr says how much, exit 130.
 // The service allows one read a minute, so after the first page the walk waits, paced.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/cli/context.js';
-import { countDown } from '../../src/cli/progress.js';
+import type { Clock } from '../../src/cli/cmdutil/context.js';
+import { countDown } from '../../src/cli/iostreams/progress.js';
 import type { Analysis } from '../../src/contract/index.js';
 import { ANSI, BIN, cleanEnv } from '../helpers/cli.js';
 import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';

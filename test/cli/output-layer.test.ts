@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { IOStreams, type Streams } from '../../src/cli/io.js';
+import { IOStreams, type Streams } from '../../src/cli/iostreams/io.js';
 import { createTemplate, minimalBody, readCatalogs } from '../helpers/http.js';
 import { inProcessServiceForSuite, runInProcess, scriptedPrompter } from '../helpers/in-process.js';
 import { api } from '../helpers/server.js';

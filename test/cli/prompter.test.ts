@@ -3,8 +3,8 @@
 // tests stands in for.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inquirerPrompter, SEPARATOR } from '../../src/cli/prompter.js';
-import type { Streams } from '../../src/cli/io.js';
+import { inquirerPrompter, SEPARATOR } from '../../src/cli/iostreams/prompter.js';
+import type { Streams } from '../../src/cli/iostreams/io.js';
 
 const ENTER = '\r';
 const DOWN = '\u001b[B';

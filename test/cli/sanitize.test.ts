@@ -2,7 +2,7 @@
 // (escapeControls, jsonForTerminal): control and invisible characters are shown, not sent.
 import { describe, expect, it } from 'vitest';
 import { quoted } from '../../src/cli/commands/templates/support/folder.js';
-import { jsonForTerminal, escapeControls } from '../../src/cli/sanitize.js';
+import { jsonForTerminal, escapeControls } from '../../src/cli/iostreams/sanitize.js';
 
 // What a terminal shows as nothing, or uses to reorder the line: bidi embeddings, overrides and
 // isolates, zero-width spaces, joiners and marks, word joiner, BOM, soft hyphen, a tag character,

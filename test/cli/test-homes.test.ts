@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import type { CommandUnknownOpts as Command } from '../../src/cli/typed-commander.js';
+import type { CommandUnknownOpts as Command } from '../../src/cli/cmdutil/typed-commander.js';
 import { testDeps } from '../helpers/in-process.js';
 
 const CLI_TESTS = join(import.meta.dirname, '.');

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/cli/context.js';
+import type { Clock } from '../../src/cli/cmdutil/context.js';
 
 export interface FakeClock extends Clock {
   /** Every sleep asked for, in milliseconds, in order. */

@@ -3,10 +3,10 @@
 // argv rows shows the options and arguments each one yields, or the usage error (exit 2).
 // No service, no prompt, no file is touched.
 import { expect, it } from 'vitest';
-import type { Wrap } from '../../src/cli/action.js';
-import type { CliDeps } from '../../src/cli/context.js';
+import type { Wrap } from '../../src/cli/cmdutil/action.js';
+import type { CliDeps } from '../../src/cli/cmdutil/context.js';
 import { runCli } from '../../src/cli/program.js';
-import type { Root } from '../../src/cli/verb.js';
+import type { Root } from '../../src/cli/cmdutil/verb.js';
 import { testDeps } from './test-deps.js';
 
 /** Stands for the verb's run: takes whatever options and arguments the verb's run would. */

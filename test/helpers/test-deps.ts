@@ -3,11 +3,11 @@
 // parses flags (flags.ts) loads no more than the CLI; in-process.ts adds the service.
 import { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { systemClock, type CliDeps, type Clock } from '../../src/cli/context.js';
-import type { Editor } from '../../src/cli/editor.js';
-import type { IOStreams } from '../../src/cli/io.js';
-import type { Prompter } from '../../src/cli/prompter.js';
-import { systemDeps } from '../../src/cli/system-deps.js';
+import { systemClock, type CliDeps, type Clock } from '../../src/cli/cmdutil/context.js';
+import type { Editor } from '../../src/cli/iostreams/editor.js';
+import type { IOStreams } from '../../src/cli/iostreams/io.js';
+import type { Prompter } from '../../src/cli/iostreams/prompter.js';
+import { systemDeps } from '../../src/cli/cmdutil/system-deps.js';
 import { cleanEnv } from './cli.js';
 
 /** A stream that keeps what is written to it. */

@@ -1,10 +1,10 @@
-import type { CliDeps, GlobalOptions } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { Wrap } from '../action.js';
-import type { Root, RunF } from '../verb.js';
-import { printJson } from '../output.js';
-import { writeLine } from '../io.js';
-import { readJsonInput } from '../input.js';
+import type { CliDeps, GlobalOptions } from '../cmdutil/context.js';
+import { UsageError } from '../cmdutil/errors.js';
+import type { Wrap } from '../cmdutil/action.js';
+import type { Root, RunF } from '../cmdutil/verb.js';
+import { printJson } from '../output/output.js';
+import { writeLine } from '../iostreams/io.js';
+import { readJsonInput } from '../cmdutil/input.js';
 
 export const apiMethods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const;
 

@@ -5,7 +5,7 @@ import { runInProcess, inProcessServiceForSuite, mockAgent, testDeps } from '../
 import { closedUrl, tempDir } from '../../helpers/server.js';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../../src/cli/context.js';
+import { systemClock } from '../../../src/cli/cmdutil/context.js';
 
 describe('doctor flags', () => {
   itParsesFlags(

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/cli/context.js';
+import type { Clock } from '../../../src/cli/cmdutil/context.js';
 import { registerTemplatesApply } from '../../../src/cli/commands/templates/apply.js';
 import { generalBody } from '../../contract/fixtures.js';
 import { ANSI, runCli } from '../../helpers/cli.js';

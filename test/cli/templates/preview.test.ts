@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTemplatesPreview, type TemplatesPreviewOptions, registerTemplatesPreview } from '../../../src/cli/commands/templates/preview.js';
-import { CliError } from '../../../src/cli/errors.js';
+import { CliError } from '../../../src/cli/cmdutil/errors.js';
 import { presets } from '../../../src/contract/default-catalogs.js';
 import { runCli } from '../../helpers/cli.js';
 import { inProcessServiceForSuite, testDeps, type InProcessDeps } from '../../helpers/in-process.js';

@@ -1,6 +1,6 @@
-import type { Root } from '../../verb.js';
-import type { Wrap } from '../../action.js';
-import type { CliDeps } from '../../context.js';
+import type { Root } from '../../cmdutil/verb.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import type { CliDeps } from '../../cmdutil/context.js';
 import { registerAdminAccountsCreate } from './accounts/create.js';
 import { registerAdminAccountsList } from './accounts/list.js';
 import { registerAdminAccountsSetLimit } from './accounts/set-limit.js';

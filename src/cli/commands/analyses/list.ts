@@ -1,11 +1,11 @@
 import type { Analysis } from '../../../contract/index.js';
 import { analysisStatuses, analysisStatusNotes, analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
-import type { CliDeps } from '../../context.js';
-import { addListOptions, choiceOption } from '../../list-options.js';
-import { formatTime, idColumn, statusColor, type Column } from '../../output.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { printList } from '../../list-output.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { addListOptions, choiceOption } from '../../output/list-options.js';
+import { formatTime, idColumn, statusColor, type Column } from '../../output/output.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { printList } from '../../output/list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(

@@ -1,10 +1,10 @@
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { readAll, writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { settingsFor } from '../../session.js';
-import { openConfig } from '../../config.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { readAll, writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { settingsFor } from '../../session/session.js';
+import { openConfig } from '../../session/config.js';
 import { parseSettingValue, redactKey } from '../config/support/settings.js';
 import { ApiResponseError } from '../../../client/errors.js';
 

@@ -1,8 +1,8 @@
-import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { openConfig, resolveSettings } from '../../config.js';
-import { writeLine } from '../../io.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { openConfig, resolveSettings } from '../../session/config.js';
+import { writeLine } from '../../iostreams/io.js';
 
 const verb = (parent: Parent) =>
   parent

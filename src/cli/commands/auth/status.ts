@@ -1,13 +1,13 @@
-import type { CliDeps, Session } from '../../context.js';
-import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { escapeControls } from '../../sanitize.js';
+import type { CliDeps, Session } from '../../cmdutil/context.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../cmdutil/errors.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
 import { redactKey } from '../config/support/settings.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
-import { writeLine } from '../../io.js';
-import { printFields } from '../../output.js';
-import type { Style } from '../../style.js';
+import { writeLine } from '../../iostreams/io.js';
+import { printFields } from '../../output/output.js';
+import type { Style } from '../../iostreams/style.js';
 
 const verb = (parent: Parent) =>
   parent

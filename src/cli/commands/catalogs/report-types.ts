@@ -1,10 +1,10 @@
 import type { ReportTypeEntry } from '../../../contract/index.js';
 import { analysisTypeNotes, analysisTypes } from '../../../contract/vocabulary.js';
-import type { CliDeps } from '../../context.js';
-import { choiceOption } from '../../list-options.js';
-import { printJson, printTable, type Column } from '../../output.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { choiceOption } from '../../output/list-options.js';
+import { printJson, printTable, type Column } from '../../output/output.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 
 const verb = (parent: Parent) =>
   parent

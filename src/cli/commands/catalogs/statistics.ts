@@ -1,7 +1,7 @@
-import type { CliDeps } from '../../context.js';
-import { printJson, printTable, type Column } from '../../output.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { printJson, printTable, type Column } from '../../output/output.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 
 const verb = (parent: Parent) =>
   parent

@@ -1,10 +1,10 @@
 import type { ColorScale, VegetationIndexDefaults } from '../../../contract/index.js';
-import type { CliDeps } from '../../context.js';
-import { printJson, printTable, printFields, type Column } from '../../output.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { writeLine } from '../../io.js';
-import type { Style } from '../../style.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { printJson, printTable, printFields, type Column } from '../../output/output.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Style } from '../../iostreams/style.js';
 
 const verb = (parent: Parent) =>
   parent

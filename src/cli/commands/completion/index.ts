@@ -1,10 +1,10 @@
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { Argument, type CommandUnknownOpts } from '../../typed-commander.js';
-import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
-import { describeChoices } from '../../choice-notes.js';
-import { escapeControls } from '../../sanitize.js';
+import type { CliDeps, GlobalOptions } from '../../cmdutil/context.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { Argument, type CommandUnknownOpts } from '../../cmdutil/typed-commander.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
+import { describeChoices } from '../../cmdutil/choice-notes.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
 import { bashScript } from './support/bash.js';
 import { fishScript } from './support/fish.js';
 import { COMPLETABLE_ID } from './support/scripts.js';

@@ -1,13 +1,13 @@
-import { Argument } from '../../typed-commander.js';
-import { profileKeyNotes, profileKeys, type ProfileKey, readConfig } from '../../config.js';
-import { describeChoices } from '../../choice-notes.js';
-import { choiceParser } from '../../list-options.js';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { Argument } from '../../cmdutil/typed-commander.js';
+import { profileKeyNotes, profileKeys, type ProfileKey, readConfig } from '../../session/config.js';
+import { describeChoices } from '../../cmdutil/choice-notes.js';
+import { choiceParser } from '../../output/list-options.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode } from '../../cmdutil/errors.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { describeSettings } from './support/settings.js';
-import { writeLine } from '../../io.js';
+import { writeLine } from '../../iostreams/io.js';
 
 const verb = (parent: Parent) =>
   parent

@@ -1,8 +1,8 @@
-import type { CliDeps } from '../../context.js';
-import { printJson, printTable, type Column } from '../../output.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { readConfig } from '../../config.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { printJson, printTable, type Column } from '../../output/output.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { readConfig } from '../../session/config.js';
 import { describeSettings } from './support/settings.js';
 
 interface Row {

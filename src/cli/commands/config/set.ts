@@ -1,12 +1,12 @@
-import { Argument } from '../../typed-commander.js';
-import { profileField, profileKeyNotes, profileKeys, type ProfileKey, openConfig, resolveSettings } from '../../config.js';
-import { describeChoices } from '../../choice-notes.js';
-import { choiceParser } from '../../list-options.js';
-import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import { Argument } from '../../cmdutil/typed-commander.js';
+import { profileField, profileKeyNotes, profileKeys, type ProfileKey, openConfig, resolveSettings } from '../../session/config.js';
+import { describeChoices } from '../../cmdutil/choice-notes.js';
+import { choiceParser } from '../../output/list-options.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { parseSettingValue, redactKey, checkProfileName } from './support/settings.js';
-import { writeLine } from '../../io.js';
+import { writeLine } from '../../iostreams/io.js';
 
 const environmentOverrides: Partial<Record<ProfileKey, string>> = { 'base-url': 'REPORTCTL_BASE_URL', 'api-key': 'REPORTCTL_API_KEY' };
 

@@ -1,9 +1,9 @@
-import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { knownProfiles, noProfileError, openConfig } from '../../config.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { knownProfiles, noProfileError, openConfig } from '../../session/config.js';
 import { checkProfileName } from './support/settings.js';
-import { writeLine } from '../../io.js';
+import { writeLine } from '../../iostreams/io.js';
 
 const verb = (parent: Parent) =>
   parent

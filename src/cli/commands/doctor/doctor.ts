@@ -1,14 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CliDeps, Session } from '../../context.js';
-import { ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
-import { keyHint } from '../../explain.js';
-import { escapeControls } from '../../sanitize.js';
+import type { CliDeps, Session } from '../../cmdutil/context.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
+import { keyHint } from '../../cmdutil/explain.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
 import { maintainedLtsMajors, pastEndOfLife } from './support/node-releases.js';
-import { readConfig, unknownProfile, type ConfigShape } from '../../config.js';
+import { readConfig, unknownProfile, type ConfigShape } from '../../session/config.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
 
 export interface DoctorCheck {

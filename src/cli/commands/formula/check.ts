@@ -1,10 +1,10 @@
 import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
-import type { CliDeps, GlobalOptions } from '../../context.js';
-import { asFileError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { readAll, writeData } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps, GlobalOptions } from '../../cmdutil/context.js';
+import { asFileError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { readAll, writeData } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { renderReport, type FormulaReport } from './render.js';
 import { readFile } from 'node:fs/promises';
 

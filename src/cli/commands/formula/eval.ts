@@ -2,11 +2,11 @@ import { checkFormula } from '../../../formula/check.js';
 import { evaluate, FormulaEvaluationError } from '../../../formula/evaluate.js';
 import { defaultFormulaRules } from '../../../formula/rules.js';
 import { nearestName } from '../../../formula/did-you-mean.js';
-import type { CliDeps } from '../../context.js';
-import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { formulaReport } from './check.js';
 import { renderReport } from './render.js';
 

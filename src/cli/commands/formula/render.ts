@@ -1,5 +1,5 @@
-import { escapeControls } from '../../sanitize.js';
-import type { Style } from '../../style.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
+import type { Style } from '../../iostreams/style.js';
 
 /** The shape `formula check --json` prints for each formula. */
 export interface FormulaReport {

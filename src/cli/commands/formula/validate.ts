@@ -1,9 +1,9 @@
 import { MAX_FORMULA_LENGTH } from '../../../formula/rules.js';
-import type { CliDeps } from '../../context.js';
-import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { renderReport, type FormulaReport } from './render.js';
 
 const verb = (parent: Parent) =>

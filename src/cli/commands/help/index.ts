@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { Wrap } from '../../action.js';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { writeData } from '../../io.js';
-import type { CommandUnknownOpts as Command } from '../../typed-commander.js';
-import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { writeData } from '../../iostreams/io.js';
+import type { CommandUnknownOpts as Command } from '../../cmdutil/typed-commander.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
 
 const help = (program: Root) =>
   program
@@ -59,7 +59,7 @@ export async function runHelpReference(program: Root, options: HelpReferenceOpti
   // Loaded here: output-file loads node:crypto, which no other command's start-up needs.
   const [{ mkdir }, { writeFileAtomically }, { manPages }, { referenceMarkdown, referenceOf }] = await Promise.all([
     import('node:fs/promises'),
-    import('../../output-file.js'),
+    import('../../output/output-file.js'),
     import('./support/man.js'),
     import('./support/reference.js'),
   ]);

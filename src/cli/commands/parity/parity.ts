@@ -1,10 +1,10 @@
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Root, type RunF } from '../../verb.js';
-import type { Style } from '../../style.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import { integerOption, repeatable, secondsOption } from '../../cmdutil/option-parsers.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
+import type { Style } from '../../iostreams/style.js';
 import type { Ignore } from './support/compare.js';
 import type { ServiceTraits } from './support/fresh-serve.js';
 import type { StepOutcome } from './support/run.js';

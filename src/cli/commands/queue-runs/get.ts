@@ -1,12 +1,12 @@
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode } from '../../cmdutil/errors.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { stepColumns, stepsDone } from './support/columns.js';
 import { findQueueRun } from '../../../client/api.js';
-import { printJson, printTable, printFields, formatTime, statusColor } from '../../output.js';
-import { writeLine } from '../../io.js';
-import { resolveQueueRunId } from '../../resolve.js';
+import { printJson, printTable, printFields, formatTime, statusColor } from '../../output/output.js';
+import { writeLine } from '../../iostreams/io.js';
+import { resolveQueueRunId } from '../../session/resolve.js';
 
 const verb = (parent: Parent) =>
   parent

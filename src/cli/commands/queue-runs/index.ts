@@ -1,6 +1,6 @@
-import type { Root } from '../../verb.js';
-import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../action.js';
+import type { Root } from '../../cmdutil/verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import type { Wrap } from '../../cmdutil/action.js';
 import { registerQueueRunsGet } from './get.js';
 import { registerQueueRunsList } from './list.js';
 import { registerQueueRunsWatch } from './watch.js';

@@ -1,10 +1,10 @@
 import { queueRunStatuses, queueRunStatusNotes } from '../../../contract/vocabulary.js';
-import type { CliDeps } from '../../context.js';
-import { addListOptions, choiceOption } from '../../list-options.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { addListOptions, choiceOption } from '../../output/list-options.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { queueRunColumns } from './support/columns.js';
-import { printList } from '../../list-output.js';
+import { printList } from '../../output/list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(

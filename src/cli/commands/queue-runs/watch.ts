@@ -1,19 +1,19 @@
 import type { QueueRun } from '../../../contract/index.js';
 import { finishedQueueRunStatuses } from '../../../contract/vocabulary.js';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { jsonText, paint, statusColor, type Segment } from '../../output.js';
-import { escapeControls } from '../../sanitize.js';
-import { secondsOption } from '../../option-parsers.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import type { Style } from '../../style.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode, SilentFailure, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import { jsonText, paint, statusColor, type Segment } from '../../output/output.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
+import { secondsOption } from '../../cmdutil/option-parsers.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import type { Style } from '../../iostreams/style.js';
 import { currentStep, stepsDone, stepSymbol } from './support/columns.js';
-import { inPlace } from '../../redraw.js';
+import { inPlace } from '../../iostreams/redraw.js';
 import { findQueueRun } from '../../../client/api.js';
 import { ApiResponseError, NetworkError } from '../../../client/errors.js';
-import { resolveQueueRunId } from '../../resolve.js';
+import { resolveQueueRunId } from '../../session/resolve.js';
 
 /** Longest pause between tries while the service is failing. */
 const MAX_BACKOFF_MS = 30_000;

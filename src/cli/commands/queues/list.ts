@@ -1,10 +1,10 @@
 import type { Queue } from '../../../contract/index.js';
-import type { CliDeps } from '../../context.js';
-import { addListOptions } from '../../list-options.js';
-import { formatTime, idColumn, type Column } from '../../output.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { printList } from '../../list-output.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { addListOptions } from '../../output/list-options.js';
+import { formatTime, idColumn, type Column } from '../../output/output.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { printList } from '../../output/list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(parent.command('list').alias('ls').description("List the account's saved queues, newest first"))

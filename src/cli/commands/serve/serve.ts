@@ -1,10 +1,10 @@
-import type { CliDeps } from '../../context.js';
+import type { CliDeps } from '../../cmdutil/context.js';
 import type * as EmbeddedModule from '../../../embedded.js';
-import { asFileError, CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { integerOption, repeatable, secondsOption } from '../../option-parsers.js';
-import type { Wrap } from '../../action.js';
-import type { OptionsOf, Root, RunF } from '../../verb.js';
+import { asFileError, CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import { integerOption, repeatable, secondsOption } from '../../cmdutil/option-parsers.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import type { OptionsOf, Root, RunF } from '../../cmdutil/verb.js';
 import { DASHBOARD_CODE_MINUTES } from '../../../contract/vocabulary.js';
 import { GRACE_MS, runShellCommand, statusAfterSignal, type CommandEnd } from './support/exec.js';
 

@@ -1,12 +1,12 @@
 import type { Template } from '../../../contract/index.js';
 import type { Writable } from 'node:stream';
-import type { CliDeps } from '../../context.js';
-import { ExitCode, UsageError } from '../../errors.js';
-import { unreadableReason } from '../../input.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import type { Session } from '../../session.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { unreadableReason } from '../../cmdutil/input.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import type { Session } from '../../session/session.js';
 import type { TemplatePlan } from './support/plan.js';
 import { submitTemplate } from './support/submit.js';
 

@@ -1,14 +1,14 @@
-import type { CliDeps } from '../../context.js';
-import { escapeControls } from '../../sanitize.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import type { Session } from '../../session.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
+import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import type { Session } from '../../session/session.js';
 import { submitTemplate } from './support/submit.js';
-import { printJson } from '../../output.js';
-import { closestMatch } from '../../suggest.js';
-import { readJsonInput } from '../../input.js';
+import { printJson } from '../../output/output.js';
+import { closestMatch } from '../../cmdutil/suggest.js';
+import { readJsonInput } from '../../cmdutil/input.js';
 import { runCreateWizard } from './support/wizard.js';
 
 const verb = (parent: Parent) =>

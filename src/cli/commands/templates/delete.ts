@@ -1,11 +1,11 @@
-import type { CliDeps } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { escapeControls } from '../../sanitize.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { resolveTemplate } from '../../resolve.js';
-import { shortId } from '../../output.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { UsageError } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { resolveTemplate } from '../../session/resolve.js';
+import { shortId } from '../../output/output.js';
 
 const verb = (parent: Parent) =>
   parent

@@ -1,12 +1,12 @@
-import type { CliDeps } from '../../context.js';
+import type { CliDeps } from '../../cmdutil/context.js';
 import { dirname, resolve } from 'node:path';
-import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../errors.js';
-import { writeData, writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import type { Style } from '../../style.js';
-import { escapeControls, jsonForTerminal } from '../../sanitize.js';
-import { choiceOption } from '../../list-options.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeData, writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import type { Style } from '../../iostreams/style.js';
+import { escapeControls, jsonForTerminal } from '../../iostreams/sanitize.js';
+import { choiceOption } from '../../output/list-options.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -53,7 +53,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
     import('./support/folder.js'),
     import('./support/unified-diff.js'),
     import('./support/saved-plan.js'),
-    import('../../output-file.js'),
+    import('../../output/output-file.js'),
   ]);
   if (options.out !== undefined && options.out.endsWith('.json') && resolve(dirname(options.out)) === resolve(dir)) {
     throw new UsageError(`--out ${shown(options.out)} is in ${shown(dir)}: the next run would read the plan as a template`, 'save the plan outside the folder');

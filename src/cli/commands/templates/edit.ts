@@ -1,19 +1,19 @@
-import { escapeControls } from '../../sanitize.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import { EditorFailed } from '../../editor.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import { EditorFailed } from '../../iostreams/editor.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { invalidTemplate, submitTemplate } from './support/submit.js';
-import { printJson } from '../../output.js';
-import { resolveTemplate } from '../../resolve.js';
-import { parseJsonText } from '../../input.js';
-import { explainError } from '../../explain.js';
+import { printJson } from '../../output/output.js';
+import { resolveTemplate } from '../../session/resolve.js';
+import { parseJsonText } from '../../cmdutil/input.js';
+import { explainError } from '../../cmdutil/explain.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -67,7 +67,7 @@ function withoutErrors(text: string): string {
 export async function runTemplatesEdit(reference: string, options: TemplatesEditOptions, deps: CliDeps): Promise<void> {
   if (deps.editor.command === undefined) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
   // The contract loads zod; the cache, node:crypto.
-  const [{ validateTemplateBody }, { cachedCatalogs }] = await Promise.all([import('../../../contract/index.js'), import('../../catalog-cache.js')]);
+  const [{ validateTemplateBody }, { cachedCatalogs }] = await Promise.all([import('../../../contract/index.js'), import('../../session/catalog-cache.js')]);
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const id = template.id;

@@ -1,8 +1,8 @@
-import type { CliDeps } from '../../context.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { printJson, printFields } from '../../output.js';
-import { resolveTemplate } from '../../resolve.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { printJson, printFields } from '../../output/output.js';
+import { resolveTemplate } from '../../session/resolve.js';
 
 const verb = (parent: Parent) =>
   parent

@@ -1,13 +1,13 @@
 import { analysisTypeNotes, analysisTypes, reportCategories, reportCategoryNotes } from '../../../contract/vocabulary.js';
-import type { CliDeps } from '../../context.js';
-import { addListOptions, choiceOption } from '../../list-options.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { UsageError } from '../../errors.js';
-import type { Session } from '../../session.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { addListOptions, choiceOption } from '../../output/list-options.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { UsageError } from '../../cmdutil/errors.js';
+import type { Session } from '../../session/session.js';
 import { templateColumns } from './support/columns.js';
-import { closestMatch } from '../../suggest.js';
-import { printList } from '../../list-output.js';
+import { closestMatch } from '../../cmdutil/suggest.js';
+import { printList } from '../../output/list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(
@@ -41,7 +41,7 @@ export function registerTemplatesList(
 /** A report type not in the catalog would only ever list nothing: say so, with the closest one. */
 async function checkReportType(reportType: string, session: Session, deps: CliDeps): Promise<void> {
   // Loaded here: the cache loads node:crypto, which other commands never need.
-  const { cachedCatalogs } = await import('../../catalog-cache.js');
+  const { cachedCatalogs } = await import('../../session/catalog-cache.js');
   const catalog = (await cachedCatalogs(session, deps)).reportTypes;
   const keys = [...new Set(analysisTypes.flatMap((type) => catalog[type].map((entry) => entry.key)))];
   if (keys.includes(reportType)) return;

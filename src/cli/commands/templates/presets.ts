@@ -1,9 +1,9 @@
-import type { CliDeps } from '../../context.js';
-import { addListOptions } from '../../list-options.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { addListOptions } from '../../output/list-options.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { presetColumns } from './support/columns.js';
-import { printList } from '../../list-output.js';
+import { printList } from '../../output/list-output.js';
 
 const verb = (parent: Parent) =>
   addListOptions(parent.command('presets').description('List starter templates (use one with `templates create --from-preset ID`)'))

@@ -1,17 +1,17 @@
 import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
 import type { Preview } from '../../../preview/index.js';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { writeData, writeLine } from '../../io.js';
-import { choiceOption } from '../../list-options.js';
-import { integerOption } from '../../option-parsers.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
-import { connect } from '../../session.js';
-import { resolveTemplate } from '../../resolve.js';
-import { escapeControls } from '../../sanitize.js';
-import { jsonText } from '../../output.js';
-import { readJsonInput } from '../../input.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { writeData, writeLine } from '../../iostreams/io.js';
+import { choiceOption } from '../../output/list-options.js';
+import { integerOption } from '../../cmdutil/option-parsers.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
+import { connect } from '../../session/session.js';
+import { resolveTemplate } from '../../session/resolve.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
+import { jsonText } from '../../output/output.js';
+import { readJsonInput } from '../../cmdutil/input.js';
 
 const orientations = ['portrait', 'landscape'] as const;
 const formats = ['svg', 'png'] as const;
@@ -71,7 +71,7 @@ export async function runTemplatesPreview(reference: string | undefined, options
   if (options.out !== undefined && format !== undefined) {
     const image = format === 'svg' ? preview.svg : await rasterise(preview.svg);
     // Loaded here: it loads node:crypto, which other commands never need.
-    const { writeFileAtomically } = await import('../../output-file.js');
+    const { writeFileAtomically } = await import('../../output/output-file.js');
     await writeFileAtomically(options.out, image, '--out');
     if (options.json) writeLine(deps.io.stdout, jsonText(deps, summary(preview, { out: options.out })));
     else writeLine(deps.io.stderr, `wrote ${options.out} (${layout.paperSize} ${layout.orientation})`);

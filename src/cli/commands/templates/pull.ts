@@ -1,9 +1,9 @@
 import type { Template } from '../../../contract/index.js';
-import type { CliDeps } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { CliError, ExitCode } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileNameFor } from './support/slug.js';
@@ -103,7 +103,7 @@ interface Pulled {
 /** Writes the new and updated files (not those kept for their local edits); the count of each. */
 async function writePulled(dir: string, planned: readonly Pulled[], kept: readonly Pulled[]): Promise<Record<Pulled['status'] | 'kept', number>> {
   // The atomic writer loads node:crypto.
-  const [{ shown }, { writeFileAtomically }] = await Promise.all([import('./support/folder.js'), import('../../output-file.js')]);
+  const [{ shown }, { writeFileAtomically }] = await Promise.all([import('./support/folder.js'), import('../../output/output-file.js')]);
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {

@@ -1,12 +1,12 @@
-import type { CliDeps } from '../../context.js';
-import { escapeControls } from '../../sanitize.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { submitTemplate } from './support/submit.js';
-import { printJson } from '../../output.js';
-import { readJsonInput } from '../../input.js';
-import { resolveTemplateId } from '../../resolve.js';
+import { printJson } from '../../output/output.js';
+import { readJsonInput } from '../../cmdutil/input.js';
+import { resolveTemplateId } from '../../session/resolve.js';
 
 const verb = (parent: Parent) =>
   parent

@@ -1,11 +1,11 @@
 import type { Catalogs } from '../../../contract/index.js';
-import type { CliDeps } from '../../context.js';
-import { ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import { writeLine } from '../../io.js';
-import type { Wrap } from '../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../verb.js';
+import type { CliDeps } from '../../cmdutil/context.js';
+import { ExitCode, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { writeLine } from '../../iostreams/io.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { invalidDocuments, printVerdicts, type CheckedDocument } from './support/verdicts.js';
-import * as input from '../../input.js';
+import * as input from '../../cmdutil/input.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -80,7 +80,7 @@ async function catalogsToCheckWith(options: TemplatesValidateOptions, deps: CliD
   }
   const session = await deps.api(options);
   // Loaded here: the cache loads node:crypto, which other commands never need.
-  const { cachedCatalogs } = await import('../../catalog-cache.js');
+  const { cachedCatalogs } = await import('../../session/catalog-cache.js');
   const catalogs = await cachedCatalogs(session, deps);
   deps.io.progress.stop();
   return catalogs;

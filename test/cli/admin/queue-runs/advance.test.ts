@@ -5,7 +5,7 @@ import { registerAdminQueueRunsAdvance, runAdminQueueRunsAdvance } from '../../.
 import { runAdminQueueRunsCancel } from '../../../../src/cli/commands/admin/queue-runs/cancel.js';
 import { runAdminQueueRunsEnqueue } from '../../../../src/cli/commands/admin/queue-runs/enqueue.js';
 import { runAdminQueuesCreate } from '../../../../src/cli/commands/admin/queues/create.js';
-import { CliError, ExitCode } from '../../../../src/cli/errors.js';
+import { CliError, ExitCode } from '../../../../src/cli/cmdutil/errors.js';
 import { stdoutOf, testDeps } from '../../../helpers/in-process.js';
 import { itParsesFlags } from '../../../helpers/flags.js';
 import { tempDir } from '../../../helpers/server.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runAdminAccountsCreate } from '../../../../src/cli/commands/admin/accounts/create.js';
 import { registerAdminQueueRunsEnqueue, runAdminQueueRunsEnqueue } from '../../../../src/cli/commands/admin/queue-runs/enqueue.js';
 import { runAdminQueuesCreate } from '../../../../src/cli/commands/admin/queues/create.js';
-import { ExitCode, type CliError } from '../../../../src/cli/errors.js';
+import { ExitCode, type CliError } from '../../../../src/cli/cmdutil/errors.js';
 import { stdoutOf, testDeps } from '../../../helpers/in-process.js';
 import { itParsesFlags } from '../../../helpers/flags.js';
 import { tempDir } from '../../../helpers/server.js';

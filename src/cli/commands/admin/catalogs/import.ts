@@ -1,7 +1,7 @@
-import type { Wrap } from '../../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
-import type { CliDeps } from '../../../context.js';
-import { readJsonInput } from '../../../input.js';
+import type { Wrap } from '../../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../cmdutil/verb.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { readJsonInput } from '../../../cmdutil/input.js';
 import { print } from '../support/print.js';
 import { withDb, withStore } from '../support/store.js';
 

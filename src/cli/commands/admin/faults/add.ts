@@ -1,8 +1,8 @@
-import { InvalidArgumentError } from '../../../typed-commander.js';
-import type { Wrap } from '../../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
-import type { CliDeps } from '../../../context.js';
-import { integerOption } from '../../../option-parsers.js';
+import { InvalidArgumentError } from '../../../cmdutil/typed-commander.js';
+import type { Wrap } from '../../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../cmdutil/verb.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { integerOption } from '../../../cmdutil/option-parsers.js';
 import { print } from '../support/print.js';
 import { withDb, withStore } from '../support/store.js';
 

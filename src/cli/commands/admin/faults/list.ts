@@ -1,6 +1,6 @@
-import type { Wrap } from '../../../action.js';
-import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../verb.js';
-import type { CliDeps } from '../../../context.js';
+import type { Wrap } from '../../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Parent, type RunF } from '../../../cmdutil/verb.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
 import { print } from '../support/print.js';
 import { withDb, withStore } from '../support/store.js';
 

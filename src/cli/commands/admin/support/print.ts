@@ -1,7 +1,7 @@
 import type { QueueRun } from '../../../../contract/index.js';
-import type { CliDeps } from '../../../context.js';
-import { writeLine } from '../../../io.js';
-import { escapeControls } from '../../../sanitize.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { writeLine } from '../../../iostreams/io.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
 import type { AdminOptions } from './store.js';
 
 /** One line of stdout: the JSON with --json, else the line for people. */

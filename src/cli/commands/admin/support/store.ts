@@ -1,9 +1,9 @@
-import type { Command, OptionValues } from '../../../typed-commander.js';
+import type { Command, OptionValues } from '../../../cmdutil/typed-commander.js';
 import type * as AdminOperations from '../../../../admin/operations.js';
 import type * as EmbeddedModule from '../../../../embedded.js';
 import type { Store } from '../../../../server/store/index.js';
-import type { CliDeps, GlobalOptions } from '../../../context.js';
-import { asFileError, CliError, ExitCode } from '../../../errors.js';
+import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
+import { asFileError, CliError, ExitCode } from '../../../cmdutil/errors.js';
 
 export interface AdminOptions extends GlobalOptions {
   db?: string;

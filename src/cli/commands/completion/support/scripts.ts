@@ -1,4 +1,4 @@
-import { SERVICE_ID } from '../../../sanitize.js';
+import { SERVICE_ID } from '../../../iostreams/sanitize.js';
 
 /**
  * The only ids completion hands to a shell. They come from the service, which may be hostile

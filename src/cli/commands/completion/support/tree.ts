@@ -1,5 +1,5 @@
-import type { Argument, CommandUnknownOpts as Command, Option } from '../../../typed-commander.js';
-import { choiceNotes, type ChoiceNotes } from '../../../choice-notes.js';
+import type { Argument, CommandUnknownOpts as Command, Option } from '../../../cmdutil/typed-commander.js';
+import { choiceNotes, type ChoiceNotes } from '../../../cmdutil/choice-notes.js';
 
 export type IdKind = 'template-ids' | 'run-ids' | 'preset-ids';
 

@@ -1,7 +1,7 @@
 import { keyHeaders } from '../../../../client/key-headers.js';
-import { resolveSettings, unknownProfile, type ConfigShape, type ProfileKey } from '../../../config.js';
-import type { Env } from '../../../io.js';
-import { UsageError } from '../../../errors.js';
+import { resolveSettings, unknownProfile, type ConfigShape, type ProfileKey } from '../../../session/config.js';
+import type { Env } from '../../../iostreams/io.js';
+import { UsageError } from '../../../cmdutil/errors.js';
 
 export const languages = ['en', 'es'] as const;
 

@@ -1,5 +1,5 @@
-import { ENVIRONMENT } from '../../../environment.js';
-import { EXIT_CODE_MEANINGS } from '../../../errors.js';
+import { ENVIRONMENT } from '../../../cmdutil/environment.js';
+import { EXIT_CODE_MEANINGS } from '../../../cmdutil/errors.js';
 import type { ReferenceCommand } from './reference.js';
 
 /**

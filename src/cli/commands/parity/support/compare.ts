@@ -1,5 +1,5 @@
 import type { OperationId } from '../../../../contract/endpoints.js';
-import { stableJson } from '../../../stable-json.js';
+import { stableJson } from '../../../output/stable-json.js';
 import type { NormalisedAnswer } from './normalise.js';
 import type { Step } from './scenario.js';
 

@@ -1,5 +1,5 @@
 import type { Answer, ScenarioContext, Step } from './scenario.js';
-import { stableJson } from '../../../stable-json.js';
+import { stableJson } from '../../../output/stable-json.js';
 
 /** An answer with what differs between any two runs taken out: fit to compare and to commit. */
 export interface NormalisedAnswer {

@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CliError, ExitCode, UsageError } from '../../../errors.js';
-import { replaceFile } from '../../../output-file.js';
+import { CliError, ExitCode, UsageError } from '../../../cmdutil/errors.js';
+import { replaceFile } from '../../../output/output-file.js';
 import type { ServiceTraits } from './fresh-serve.js';
-import { stableJson } from '../../../stable-json.js';
+import { stableJson } from '../../../output/stable-json.js';
 import type { StepOutcome } from './run.js';
 import type { Step } from './scenario.js';
 import { parseIgnore, type Ignore } from './compare.js';

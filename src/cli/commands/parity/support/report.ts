@@ -1,10 +1,10 @@
 import type { OperationId } from '../../../../contract/endpoints.js';
 import { endpoints } from '../../../../contract/endpoints.js';
-import type { CliDeps } from '../../../context.js';
-import { writeData, writeLine } from '../../../io.js';
-import { printTable, type Column } from '../../../output.js';
-import { escapeControls } from '../../../sanitize.js';
-import type { Style } from '../../../style.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { writeData, writeLine } from '../../../iostreams/io.js';
+import { printTable, type Column } from '../../../output/output.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
+import type { Style } from '../../../iostreams/style.js';
 import { compareAnswers, isIgnored, type Difference, type Ignore } from './compare.js';
 import type { StepOutcome } from './run.js';
 import type { Step } from './scenario.js';

@@ -1,7 +1,7 @@
-import type { CliDeps } from '../../../context.js';
-import { CliError, ExitCode } from '../../../errors.js';
-import { writeLine } from '../../../io.js';
-import { escapeControls } from '../../../sanitize.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { CliError, ExitCode } from '../../../cmdutil/errors.js';
+import { writeLine } from '../../../iostreams/io.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
 import { traitsOf, type ServiceTraits } from './fresh-serve.js';
 import { PREFIX_FAMILY } from './normalise.js';
 import { PacedService } from './paced.js';

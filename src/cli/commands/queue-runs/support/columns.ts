@@ -1,6 +1,6 @@
 import type { QueueRun, QueueRunStep } from '../../../../contract/index.js';
-import type { CliDeps } from '../../../context.js';
-import { formatTime, idColumn, statusColor, type Column } from '../../../output.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { formatTime, idColumn, statusColor, type Column } from '../../../output/output.js';
 
 export function stepsDone(run: QueueRun): number {
   return run.steps.filter((step) => step.status === 'completed').length;

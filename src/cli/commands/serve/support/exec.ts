@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
-import type { Env } from '../../../io.js';
+import type { Env } from '../../../iostreams/io.js';
 
 /** How the command ended: its exit status, as a shell reports it (128 + n after signal n). */
 export interface CommandEnd {

@@ -1,6 +1,6 @@
 import type { Preset, Template } from '../../../../contract/index.js';
-import type { CliDeps } from '../../../context.js';
-import { formatTime, idColumn, type Column } from '../../../output.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { formatTime, idColumn, type Column } from '../../../output/output.js';
 
 export function templateColumns(deps: CliDeps, wide: boolean): Column<Template>[] {
   const columns: Column<Template>[] = [

@@ -2,11 +2,11 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { templateBodyInContractOrder, type Template } from '../../../../contract/index.js';
-import type { CliDeps } from '../../../context.js';
-import { CliError, ExitCode, UsageError } from '../../../errors.js';
-import { unreadableReason } from '../../../input.js';
-import { escapeControls, SERVICE_ID } from '../../../sanitize.js';
-import type { Session } from '../../../session.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
+import { CliError, ExitCode, UsageError } from '../../../cmdutil/errors.js';
+import { unreadableReason } from '../../../cmdutil/input.js';
+import { escapeControls, SERVICE_ID } from '../../../iostreams/sanitize.js';
+import type { Session } from '../../../session/session.js';
 
 /** A template file of the folder: its path as shown (DIR/NAME.json) and what it holds. */
 export interface TemplateFile {

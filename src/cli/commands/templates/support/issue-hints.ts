@@ -1,6 +1,6 @@
 import type { AnalysisType, Catalogs, ValidationIssue } from '../../../../contract/index.js';
-import { closestMatch } from '../../../suggest.js';
-import { escapeControls } from '../../../sanitize.js';
+import { closestMatch } from '../../../cmdutil/suggest.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
 
 const NUMERIC_FIELDS = new Set(['mapResolution', 'saviL', 'margins.top', 'margins.right', 'margins.bottom', 'margins.left']);
 

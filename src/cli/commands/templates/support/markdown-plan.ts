@@ -1,4 +1,4 @@
-import { escapeControls, jsonForTerminal } from '../../../sanitize.js';
+import { escapeControls, jsonForTerminal } from '../../../iostreams/sanitize.js';
 import { changesInReadingOrder, planSummary, type PlannedChange, type TemplatePlan } from './plan.js';
 import { unifiedHunks } from './unified-diff.js';
 

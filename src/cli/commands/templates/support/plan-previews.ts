@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { escapeXml, renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
-import { CliError, ExitCode } from '../../../errors.js';
-import { escapeControls } from '../../../sanitize.js';
+import { CliError, ExitCode } from '../../../cmdutil/errors.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
 import { changesInReadingOrder } from './plan.js';
 import type { TemplatePlan } from './plan.js';
 import { slugOf } from './slug.js';
@@ -131,7 +131,7 @@ function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
  */
 export async function writePlanPreviews(plan: TemplatePlan, dir: string): Promise<{ files: number; index: string }> {
   // Loaded here: it loads node:crypto, which other commands never need.
-  const { replaceFile } = await import('../../../output-file.js');
+  const { replaceFile } = await import('../../../output/output-file.js');
   const pictures = planPictures(plan);
   const index = join(dir, 'index.html');
   const files = [

@@ -1,10 +1,10 @@
 import { validateTemplateBody, type Template, type TemplateBody } from '../../../../contract/index.js';
-import { cachedCatalogs } from '../../../catalog-cache.js';
-import type { CliDeps, GlobalOptions } from '../../../context.js';
-import { UsageError, type ExitCodeValue } from '../../../errors.js';
-import { parseJson } from '../../../input.js';
-import { writeLine } from '../../../io.js';
-import type { Session } from '../../../session.js';
+import { cachedCatalogs } from '../../../session/catalog-cache.js';
+import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
+import { UsageError, type ExitCodeValue } from '../../../cmdutil/errors.js';
+import { parseJson } from '../../../cmdutil/input.js';
+import { writeLine } from '../../../iostreams/io.js';
+import type { Session } from '../../../session/session.js';
 import { filesByName, quoted, readFolder, serviceTemplatesByName, shown, templateFileText } from './folder.js';
 import type { SavedPlan } from './saved-plan.js';
 import { invalidDocuments, printVerdicts, verdictJson, type CheckedDocument, type VerdictJson } from './verdicts.js';

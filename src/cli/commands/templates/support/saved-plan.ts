@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Template } from '../../../../contract/index.js';
-import { CliError, ExitCode, UsageError } from '../../../errors.js';
-import { parseJson } from '../../../input.js';
-import { escapeControls } from '../../../sanitize.js';
+import { CliError, ExitCode, UsageError } from '../../../cmdutil/errors.js';
+import { parseJson } from '../../../cmdutil/input.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
 import { quoted, shown, templateFileText } from './folder.js';
-import { stableJson } from '../../../stable-json.js';
+import { stableJson } from '../../../output/stable-json.js';
 
 /** The version of the plan file's format; a reader refuses any other. */
 export const PLAN_VERSION = 1;

@@ -2,8 +2,8 @@ import { ApiResponseError } from '../../../../client/errors.js';
 import type { ServiceApi } from '../../../../client/api.js';
 import { conforms, shapes } from '../../../../client/response-validation.js';
 import type { Catalogs, Template, ValidationIssue } from '../../../../contract/index.js';
-import { CliError, ExitCode } from '../../../errors.js';
-import { withServiceId } from '../../../resolve.js';
+import { CliError, ExitCode } from '../../../cmdutil/errors.js';
+import { withServiceId } from '../../../session/resolve.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Catalogs, TemplateValidation } from '../../../../contract/index.js';
-import type { CliDeps } from '../../../context.js';
+import type { CliDeps } from '../../../cmdutil/context.js';
 import type { Writable } from 'node:stream';
-import { ExitCode, SilentFailure, type ExitCodeValue } from '../../../errors.js';
-import { issueLines } from '../../../explain.js';
-import { writeLine } from '../../../io.js';
-import { escapeControls } from '../../../sanitize.js';
+import { ExitCode, SilentFailure, type ExitCodeValue } from '../../../cmdutil/errors.js';
+import { issueLines } from '../../../cmdutil/explain.js';
+import { writeLine } from '../../../iostreams/io.js';
+import { escapeControls } from '../../../iostreams/sanitize.js';
 import { explainTemplateIssues } from './issue-hints.js';
 
 /**

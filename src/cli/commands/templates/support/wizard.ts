@@ -1,11 +1,11 @@
 import type { AnalysisType, Catalogs, Preset, ReportTypeEntry } from '../../../../contract/index.js';
 import { paperSizes } from '../../../../contract/vocabulary.js';
-import type { CliDeps, GlobalOptions } from '../../../context.js';
-import { CliError, ExitCode } from '../../../errors.js';
-import { writeLine } from '../../../io.js';
-import { jsonForTerminal, escapeControls } from '../../../sanitize.js';
-import type { Session } from '../../../session.js';
-import { SEPARATOR, type Prompter } from '../../../prompter.js';
+import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
+import { CliError, ExitCode } from '../../../cmdutil/errors.js';
+import { writeLine } from '../../../iostreams/io.js';
+import { jsonForTerminal, escapeControls } from '../../../iostreams/sanitize.js';
+import type { Session } from '../../../session/session.js';
+import { SEPARATOR, type Prompter } from '../../../iostreams/prompter.js';
 import { checkFormula } from '../../../../formula/check.js';
 
 type StartFrom = { kind: 'scratch' } | { kind: 'preset'; preset: Preset };

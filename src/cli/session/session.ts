@@ -1,12 +1,12 @@
 import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type ConfigShape, type Settings } from './config.js';
-import type { ApiTuning, CliDeps, GlobalOptions, Session } from './context.js';
-import { UsageError } from './errors.js';
+import type { ApiTuning, CliDeps, GlobalOptions, Session } from '../cmdutil/context.js';
+import { UsageError } from '../cmdutil/errors.js';
 import { normaliseBaseUrl } from './base-url.js';
-import { writeLine } from './io.js';
-import { escapeControls } from './sanitize.js';
-import { serviceApi } from '../client/api.js';
+import { writeLine } from '../iostreams/io.js';
+import { escapeControls } from '../iostreams/sanitize.js';
+import { serviceApi } from '../../client/api.js';
 
-export type { Session } from './context.js';
+export type { Session } from '../cmdutil/context.js';
 
 /** The settings a command runs with; a profile named but not in the file is a usage error. */
 export async function settingsFor(options: GlobalOptions, deps: CliDeps, newProfile = false): Promise<Settings> {
@@ -28,7 +28,7 @@ export async function connect(options: GlobalOptions, deps: CliDeps, tuning: Api
   const elsewhere = keyForAnotherService(configured, config, baseUrl.url);
   if (elsewhere) throw elsewhere;
   const settings = { ...configured, baseUrl: baseUrl.url };
-  const { ApiClient } = await import('../client/http.js');
+  const { ApiClient } = await import('../../client/http.js');
   const tty = deps.io.isStderrTTY();
   const timeoutMs = tuning.timeoutMs ?? timeoutFrom(deps.env);
   const client = new ApiClient({

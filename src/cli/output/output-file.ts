@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode } from '../cmdutil/errors.js';
 
 /**
  * Written whole or not at all: into a temporary file beside the target, then renamed over it,

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Catalogs } from '../contract/index.js';
-import { conforms, shapes, type ResponseShape } from '../client/response-validation.js';
-import type { CliDeps } from './context.js';
-import { replaceFile } from './output-file.js';
+import type { Catalogs } from '../../contract/index.js';
+import { conforms, shapes, type ResponseShape } from '../../client/response-validation.js';
+import type { CliDeps } from '../cmdutil/context.js';
+import { replaceFile } from '../output/output-file.js';
 import type { Session } from './session.js';
 
 /** Reused without asking for this long when the service says nothing (Cache-Control wins). */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ParseError } from 'jsonc-parser';
 import type { CliDeps } from './context.js';
 import { asFileError, fileErrorIn, fileProblem, UsageError } from './errors.js';
-import { readAll } from './io.js';
+import { readAll } from '../iostreams/io.js';
 
 /** A JSON document from a file (or stdin for `-`), with errors that name the flag. */
 export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'): Promise<unknown> {

@@ -1,7 +1,7 @@
-import { InvalidArgumentError, Option, type Command, type OptionValues } from './typed-commander.js';
-import { describeChoices, type ChoiceNotes } from './choice-notes.js';
-import { closestMatch } from './suggest.js';
-import { integerOption } from './option-parsers.js';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '../cmdutil/typed-commander.js';
+import { describeChoices, type ChoiceNotes } from '../cmdutil/choice-notes.js';
+import { closestMatch } from '../cmdutil/suggest.js';
+import { integerOption } from '../cmdutil/option-parsers.js';
 
 export interface ListOptions {
   page?: number;

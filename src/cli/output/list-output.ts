@@ -1,10 +1,10 @@
-import type { Listing } from '../client/api.js';
-import type { RequestOptions } from '../client/http.js';
-import type { CliDeps } from './context.js';
-import { ExitCode, SilentFailure, UsageError } from './errors.js';
+import type { Listing } from '../../client/api.js';
+import type { RequestOptions } from '../../client/http.js';
+import type { CliDeps } from '../cmdutil/context.js';
+import { ExitCode, SilentFailure, UsageError } from '../cmdutil/errors.js';
 import type { ListOptions } from './list-options.js';
 import { jsonText, pageFooter, printJson, printTable, tsvRow, type Column } from './output.js';
-import { writeData, writeLine } from './io.js';
+import { writeData, writeLine } from '../iostreams/io.js';
 
 /**
  * The one way every list command prints: a page (table, or the service's JSON envelope), or

@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
-import type { ServiceApi } from '../client/api.js';
-import type { Settings } from './config.js';
-import type { Editor } from './editor.js';
-import type { Env, IOStreams } from './io.js';
-import type { Prompter } from './prompter.js';
-import type { Sleep } from './progress.js';
+import type { ServiceApi } from '../../client/api.js';
+import type { Settings } from '../session/config.js';
+import type { Editor } from '../iostreams/editor.js';
+import type { Env, IOStreams } from '../iostreams/io.js';
+import type { Prompter } from '../iostreams/prompter.js';
+import type { Sleep } from '../iostreams/progress.js';
 import type { GlobalFlags } from './verb.js';
 
 export interface Clock {

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../contract/errors.js';
+import type { ValidationIssue } from '../../contract/errors.js';
 
 /** Exit codes of the CLI (see README "Exit codes"). Only src/main.ts turns them into a process exit. */
 export const ExitCode = {

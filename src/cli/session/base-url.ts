@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UsageError } from '../cmdutil/errors.js';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 /** What people paste from the API's own URLs: the service's root is the base URL. */

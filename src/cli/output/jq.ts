@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { CliError, ExitCode } from './errors.js';
-import { writeData, type IOStreams } from './io.js';
-import { escapeControls } from './sanitize.js';
+import { CliError, ExitCode } from '../cmdutil/errors.js';
+import { writeData, type IOStreams } from '../iostreams/io.js';
+import { escapeControls } from '../iostreams/sanitize.js';
 import type { JqEngine, JqRun } from './jq-engine.js';
 
 /**

@@ -1,11 +1,11 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { KeyHeader } from '../client/key-headers.js';
-import type { Env } from './io.js';
-import { UsageError } from './errors.js';
-import { importPackage } from './import-package.js';
-import { closestMatch } from './suggest.js';
+import type { KeyHeader } from '../../client/key-headers.js';
+import type { Env } from '../iostreams/io.js';
+import { UsageError } from '../cmdutil/errors.js';
+import { importPackage } from '../cmdutil/import-package.js';
+import { closestMatch } from '../cmdutil/suggest.js';
 
 /** One named set of connection settings in the config file. */
 export interface Profile {

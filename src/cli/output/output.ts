@@ -1,7 +1,7 @@
-import type { CliDeps } from './context.js';
-import { writeLine } from './io.js';
-import { jsonForTerminal, escapeControls } from './sanitize.js';
-import type { Style } from './style.js';
+import type { CliDeps } from '../cmdutil/context.js';
+import { writeLine } from '../iostreams/io.js';
+import { jsonForTerminal, escapeControls } from '../iostreams/sanitize.js';
+import type { Style } from '../iostreams/style.js';
 
 /** The service's JSON: exactly as it came when piped; indented, C1 escaped, on a terminal. */
 export function printJson(deps: CliDeps, value: unknown): void {

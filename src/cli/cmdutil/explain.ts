@@ -1,7 +1,7 @@
-import { ApiResponseError, ListOverrunError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../client/errors.js';
-import type { ValidationIssue } from '../contract/errors.js';
+import { ApiResponseError, ListOverrunError, NetworkError, RateLimitedError, UnexpectedResponseError } from '../../client/errors.js';
+import type { ValidationIssue } from '../../contract/errors.js';
 import { CliError, cliErrorCode, CommandFailed, ExitCode, fileCodesInWords, fileErrorIn, FileError, SilentFailure, type ExitCodeValue } from './errors.js';
-import { escapeControls } from './sanitize.js';
+import { escapeControls } from '../iostreams/sanitize.js';
 
 /**
  * Any failure, once: what people read on stderr (`lines`) and what a script reads with

@@ -1,9 +1,9 @@
-import type { Listing, ServiceApi } from '../client/api.js';
-import { ApiResponseError, UnexpectedResponseError } from '../client/errors.js';
-import type { Template } from '../contract/index.js';
-import { CliError, ExitCode, UsageError } from './errors.js';
-import type { CommandUnknownOpts } from './typed-commander.js';
-import { SERVICE_ID } from './sanitize.js';
+import type { Listing, ServiceApi } from '../../client/api.js';
+import { ApiResponseError, UnexpectedResponseError } from '../../client/errors.js';
+import type { Template } from '../../contract/index.js';
+import { CliError, ExitCode, UsageError } from '../cmdutil/errors.js';
+import type { CommandUnknownOpts } from '../cmdutil/typed-commander.js';
+import { SERVICE_ID } from '../iostreams/sanitize.js';
 
 /** A whole id: nothing to resolve. */
 const WHOLE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
