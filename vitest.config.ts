@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Test processes talk to loopback only. A CA bundle named here (some CI machines set one) is
-// parsed at every Node start, about 70 ms of CPU for each of the suite's ~400 children and
-// workers, which inherit the environment from this process.
+// parsed at every Node start of the suite's children and workers, which inherit the
+// environment from this process (the cost: docs/performance.md, "The fair baseline").
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 /**

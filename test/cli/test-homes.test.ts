@@ -1,5 +1,6 @@
 // Across verbs: every visible verb has exactly one home file for its tests,
-// test/cli/<group path>/<verb>.test.ts (a verb at the top level: test/cli/<verb>/<verb>.test.ts).
+// test/cli/<group path>/<verb>.test.ts (a verb at the top level: test/cli/<verb>/<verb>.test.ts),
+// and a shared module's tests live in test/cli/<room>/<module>.test.ts, beside no other.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,8 @@ import type { CommandUnknownOpts as Command } from '../../src/cli/cmdutil/typed-
 import { testDeps } from '../helpers/in-process.js';
 
 const CLI_TESTS = join(import.meta.dirname, '.');
+const CLI_SOURCES = join(import.meta.dirname, '../../src/cli');
+const SHARED_ROOMS = ['iostreams', 'cmdutil', 'output', 'session'];
 
 function leafPaths(command: Command, prefix: string[] = []): string[][] {
   const visible = command.commands.filter((sub) => !(sub as unknown as { _hidden?: boolean })._hidden);
@@ -34,6 +37,18 @@ describe('test homes', () => {
       .filter((name) => name.endsWith('.test.ts'))
       .filter((name) => !/^\/\/ Across verbs: \S/.test(readFileSync(join(CLI_TESTS, name), 'utf8')));
     expect(unmarked).toEqual([]);
+  });
+
+  it('a test file under a room of src/cli (iostreams, cmdutil, output, session) is the home of a module there', () => {
+    const strays = SHARED_ROOMS.flatMap((room) => {
+      const dir = join(CLI_TESTS, room);
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir)
+        .filter((name) => name.endsWith('.test.ts'))
+        .filter((name) => !existsSync(join(CLI_SOURCES, room, name.replace(/\.test\.ts$/, '.ts'))))
+        .map((name) => `${room}/${name}`);
+    });
+    expect(strays).toEqual([]);
   });
 
   it('a test/cli/<noun>.test.ts beside a noun folder is a cross-verb suite that says so first', () => {

@@ -8,7 +8,7 @@ import { inProcessServiceForSuite } from '../helpers/in-process.js';
 
 /**
  * What a user's code generator makes of the served document: openapi-typescript turns it into
- * types, and test/typed-client/client.ts, which calls three endpoints through them (and
+ * types, and test/fixtures/typed-client.ts, which calls three endpoints through them (and
  * expects the closed sets and bounds to be enforced), type-checks under tsc.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,7 +25,7 @@ it('openapi-typescript turns the served document into types a typed client compi
   const generate = node(join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', join(dir, 'openapi.d.ts'));
   expect(generate.status, generate.stderr).toBe(0);
 
-  copyFileSync(join(root, 'test/typed-client/client.ts'), join(dir, 'client.ts'));
+  copyFileSync(join(root, 'test/fixtures/typed-client.ts'), join(dir, 'client.ts'));
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({

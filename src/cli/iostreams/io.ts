@@ -94,7 +94,7 @@ export class IOStreams {
     const ci = this.env.CI;
     if (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') return false;
     // stdout first: reading stdin's isTTY creates the stdin stream, which a command piped to
-    // another never needs (a measurable part of `templates create`'s start-up).
+    // another never needs (its cost: docs/performance.md, "Figures behind the code's comments").
     return this.isStdoutTTY() && this.isStdinTTY();
   }
 

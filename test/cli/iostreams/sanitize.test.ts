@@ -1,8 +1,8 @@
-// Across verbs: the escaping every verb applies to the service's text before a terminal shows it
+// iostreams/sanitize.ts: the escaping every verb applies to the service's text before a terminal shows it
 // (escapeControls, jsonForTerminal): control and invisible characters are shown, not sent.
 import { describe, expect, it } from 'vitest';
-import { quoted } from '../../src/cli/commands/templates/support/folder.js';
-import { jsonForTerminal, escapeControls } from '../../src/cli/iostreams/sanitize.js';
+import { quoted } from '../../../src/cli/commands/templates/support/folder.js';
+import { jsonForTerminal, escapeControls } from '../../../src/cli/iostreams/sanitize.js';
 
 // What a terminal shows as nothing, or uses to reorder the line: bidi embeddings, overrides and
 // isolates, zero-width spaces, joiners and marks, word joiner, BOM, soft hyphen, a tag character,

@@ -1,11 +1,11 @@
-// Across verbs: how any command takes the base URL it is given (a trailing /api/v2, no scheme,
+// session/base-url.ts: how any command takes the base URL it is given (a trailing /api/v2, no scheme,
 // the wrong scheme, a path, some other web server): a note, a usage error or a hint, in words.
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tempDir } from '../helpers/server.js';
-import { inProcessServiceForSuite, runInProcess } from '../helpers/in-process.js';
-import { fakeService } from '../helpers/fake-service.js';
+import { tempDir } from '../../helpers/server.js';
+import { inProcessServiceForSuite, runInProcess } from '../../helpers/in-process.js';
+import { fakeService } from '../../helpers/fake-service.js';
 
 describe('base URL mistakes', () => {
   const suite = inProcessServiceForSuite();

@@ -1,10 +1,10 @@
-// Across verbs: the real prompter every verb's questions go through (@inquirer/prompts), driven
+// iostreams/prompter.ts: the real prompter every verb's questions go through (@inquirer/prompts), driven
 // through streams, keys as a terminal sends them: what the scripted prompter in the command
 // tests stands in for.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inquirerPrompter, SEPARATOR } from '../../src/cli/iostreams/prompter.js';
-import type { Streams } from '../../src/cli/iostreams/io.js';
+import { inquirerPrompter, SEPARATOR } from '../../../src/cli/iostreams/prompter.js';
+import type { Streams } from '../../../src/cli/iostreams/io.js';
 
 const ENTER = '\r';
 const DOWN = '\u001b[B';

@@ -1,12 +1,12 @@
-// Across verbs: the real editor a verb opens through deps.editor (templates edit's): $VISUAL,
+// iostreams/editor.ts: the real editor a verb opens through deps.editor (templates edit's): $VISUAL,
 // else $EDITOR, run through the shell.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { EditorFailed, shellEditor } from '../../src/cli/iostreams/editor.js';
-import { IOStreams } from '../../src/cli/iostreams/io.js';
-import { tempDir } from '../helpers/server.js';
+import { EditorFailed, shellEditor } from '../../../src/cli/iostreams/editor.js';
+import { IOStreams } from '../../../src/cli/iostreams/io.js';
+import { tempDir } from '../../helpers/server.js';
 
 const io = (tty: boolean) => new IOStreams({ stdin: new PassThrough(), stdout: Object.assign(new PassThrough(), tty ? { isTTY: true } : {}), stderr: new PassThrough() }, {});
 

@@ -1,11 +1,11 @@
-// Across verbs: templates and runs named by id prefix or name (an ambiguous name exits 2 with the candidates).
+// session/resolve.ts: templates and runs named by id prefix or name (an ambiguous name exits 2 with the candidates).
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, tempDir } from '../helpers/server.js';
-import { inProcessServiceForSuite, runInProcess, scriptedEditor, scriptedPrompter } from '../helpers/in-process.js';
-import { generalBody } from '../contract/fixtures.js';
-import { stepSymbol } from '../../src/cli/commands/queue-runs/support/columns.js';
+import { api, tempDir } from '../../helpers/server.js';
+import { inProcessServiceForSuite, runInProcess, scriptedEditor, scriptedPrompter } from '../../helpers/in-process.js';
+import { generalBody } from '../../contract/fixtures.js';
+import { stepSymbol } from '../../../src/cli/commands/queue-runs/support/columns.js';
 
 interface Created {
   id: string;

@@ -1,9 +1,9 @@
-// Across verbs: the config file every command reads, without loading conf, in the place conf writes it.
+// session/config.ts: the config file every command reads, without loading conf, in the place conf writes it.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFilePath, openConfig, readConfig } from '../../src/cli/session/config.js';
-import { tempDir } from '../helpers/server.js';
+import { configFilePath, openConfig, readConfig } from '../../../src/cli/session/config.js';
+import { tempDir } from '../../helpers/server.js';
 
 /** Commands that only read settings read the file themselves; conf still writes it. */
 describe('the config file without conf', () => {
