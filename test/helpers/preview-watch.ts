@@ -13,7 +13,7 @@ import { tempDir } from './server.js';
 export const PAGE_DIR = fileURLToPath(new URL('../../dist/preview-page/', import.meta.url));
 
 /** A valid template (the NDVI preset), named `name`. */
-export const validTemplate = (name = 'Watched template') => ({ ...presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi')!.seedPayload, name });
+export const validTemplate = (name = 'Watched template'): Record<string, unknown> => ({ ...presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi')!.seedPayload, name });
 
 export interface WatchedFile {
   file: string;

@@ -151,6 +151,16 @@ describe('preview watch: saves', () => {
     stream.close();
   });
 
+  it('draws only the orientation asked for, or only those the template has, at the width asked for', async () => {
+    const landscapeOnly = await watchedFile(validTemplate('Asked'), { orientation: 'landscape', width: 300 });
+    const asked = landscapeOnly.states[0]!;
+    expect(asked.kind === 'picture' && asked.pages.map((page) => [page.orientation, /^<svg [^>]*width="(\d+)"/.exec(page.svg)?.[1]])).toEqual([['landscape', '300']]);
+    const layouts = validTemplate().layouts as { portrait: unknown };
+    const portraitOnly = await watchedFile({ ...validTemplate('One layout'), layouts: { portrait: layouts.portrait } });
+    const has = portraitOnly.states[0]!;
+    expect(has.kind === 'picture' && has.pages.map((page) => page.orientation)).toEqual(['portrait']);
+  });
+
   it('follows saves by rename (atomic writes, vim), and a file deleted then created again', async () => {
     const { origin, code, file, nextState } = await watchedFile();
     const stream = await openEvents(origin, await session(origin, code));
@@ -243,6 +253,24 @@ describe('preview watch: seeing saves', () => {
     await calls(3);
     writeFileSync(file, '{}');
     await calls(4);
+  });
+
+  it('a run that fails does not stop the next saves from being seen', async () => {
+    const file = join(tempDir('reportctl-watch-'), 'template.json');
+    writeFileSync(file, '{}');
+    let runs = 0;
+    let second!: () => void;
+    const seenTwice = new Promise<void>((resolve) => (second = resolve));
+    const watcher = watchSavedFile(file, async () => {
+      runs += 1;
+      if (runs === 1) throw new Error('a bug');
+      second();
+    });
+    onTestFinished(() => watcher.close());
+    writeFileSync(file, '{"name": "first"}');
+    await expect.poll(() => runs).toBe(1);
+    writeFileSync(file, '{"name": "second"}');
+    await seenTwice;
   });
 });
 

@@ -85,7 +85,8 @@ function serialised(run: () => Promise<void>): { (): void; stop(): void } {
     running = true;
     do {
       again = false;
-      await run();
+      // `saved` says its own failures; one must not stop the saves after it from being seen.
+      await run().catch(() => undefined);
     } while (again && !stopped);
     running = false;
   };
