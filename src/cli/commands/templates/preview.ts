@@ -141,7 +141,7 @@ async function watchTemplateFile(file: string, options: TemplatesPreviewOptions,
   writeLine(deps.io.stderr, 'stopped');
 }
 
-/** `12:03:04 valid` or `12:03:09 invalid: 2 issues`, for a person at the terminal. */
+/** `12:03:04 valid`, `12:03:09 invalid: 2 issues (the page lists them)`: for a person at the terminal. */
 function savedLine(state: PreviewState, style: Style): string {
   const time = new Date(state.checkedAt).toTimeString().slice(0, 8);
   if (state.kind === 'picture') {
@@ -149,7 +149,8 @@ function savedLine(state: PreviewState, style: Style): string {
     return `${time} ${style.green('valid')}${problems}`;
   }
   const { reason, issues } = state.verdict;
-  return `${time} ${style.red('invalid')}: ${escapeControls(reason ?? (issues.length === 1 ? '1 issue' : `${issues.length} issues`))} (the page shows them)`;
+  if (reason !== undefined) return `${time} ${style.red('invalid')}: ${escapeControls(reason)}`;
+  return `${time} ${style.red('invalid')}: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`} (the page lists them)`;
 }
 
 function imageFormatOf(file: string): ImageFormat {
