@@ -283,6 +283,11 @@ describe('templates preview --watch', () => {
     await expect.poll(() => watch.stderr()).toMatch(/\d\d:\d\d:\d\d invalid: not valid JSON: line 1, column 2: [^\n]*[a-z]\n$/);
     writeFileSync(file, JSON.stringify({ ...ndvi, paperSize: 'a5' }));
     await expect.poll(() => watch.stderr()).toMatch(/\d\d:\d\d:\d\d invalid: 1 issue \(the page lists them\)\n$/);
+    // A text box over the title: valid, and drawn with the overlap in red.
+    const layouts = ndvi.layouts as { portrait: { elements: unknown[] } };
+    const overlapping = { ...ndvi, layouts: { portrait: { elements: [...layouts.portrait.elements, { type: 'text', x: 0.05, y: 0.03, width: 0.2, height: 0.05 }] } } };
+    writeFileSync(file, JSON.stringify(overlapping));
+    await expect.poll(() => watch.stderr()).toMatch(/\d\d:\d\d:\d\d valid, 1 problem \(the page lists it\)\n$/);
     const end = await watch.stop('SIGINT');
     expect(end).toEqual({ code: 0, signal: null });
     expect(watch.stderr()).toMatch(/\nstopped\n$/);

@@ -132,7 +132,7 @@ async function watchTemplateFile(file: string, options: TemplatesPreviewOptions,
   });
   writeLine(deps.io.stdout, options.json ? jsonText(deps, { url: watch.url, file }) : watch.url);
   writeLine(deps.io.stderr, `previewing ${escapeControls(file)}: open the URL above in a browser (it works once); Ctrl-C stops`);
-  say(first!);
+  if (first) say(first);
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted) return resolve();
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -145,7 +145,7 @@ async function watchTemplateFile(file: string, options: TemplatesPreviewOptions,
 function savedLine(state: PreviewState, style: Style): string {
   const time = new Date(state.checkedAt).toTimeString().slice(0, 8);
   if (state.kind === 'picture') {
-    const problems = state.problems.length === 0 ? '' : state.problems.length === 1 ? ', 1 problem drawn in red' : `, ${state.problems.length} problems drawn in red`;
+    const problems = state.problems.length === 0 ? '' : state.problems.length === 1 ? ', 1 problem (the page lists it)' : `, ${state.problems.length} problems (the page lists them)`;
     return `${time} ${style.green('valid')}${problems}`;
   }
   const { reason, issues } = state.verdict;
