@@ -65,7 +65,7 @@ export class PreviewView {
     }
     section.append(
       el('h2', { id: 'picture-heading' }, stale ? `Last good version: ${picture.name}` : picture.name),
-      el('p', { class: 'note' }, stale ? `As the file was at ${time(picture.checkedAt)}, before the errors beside it.` : `Checked at ${time(picture.checkedAt)}.`),
+      el('p', { class: 'note' }, stale ? `As the file was at ${time(picture.checkedAt)}; it has errors now.` : `Checked at ${time(picture.checkedAt)}.`),
       el(
         'div',
         { class: 'previews' },
