@@ -61,9 +61,9 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../../cli/*', '../client/*', '../../client/*', 'undici', 'commander'] }] },
   },
   {
-    // The dashboard runs in a browser: the pure engine, the renderer and the zod-free vocabulary
-    // only (types from contract/ are erased); nothing of Node's, no service code.
-    files: ['src/dashboard/**/*.ts'],
+    // The dashboard and the preview page run in a browser: the pure engine, the renderer and the
+    // zod-free vocabulary only (types from contract/ are erased); nothing of Node's, no service code.
+    files: ['src/dashboard/**/*.ts', 'src/preview-page/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', '../cli/*', '../../cli/*', '../client/*', '../../client/*', '../server/*', '../../server/*', '../admin/*', '../../admin/*', 'zod', 'fastify', 'undici', 'better-sqlite3'] }],
       '@typescript-eslint/no-restricted-imports': ['error', {

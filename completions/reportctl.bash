@@ -119,7 +119,7 @@ _reportctl_flags() {
     'templates delete') echo '--yes --help' ;;
     'templates validate') echo '--file --offline --help' ;;
     'templates schema') echo '--help' ;;
-    'templates preview') echo '--file --orientation --out --width --help' ;;
+    'templates preview') echo '--file --orientation --out --width --watch --help' ;;
     'templates pull') echo '--force --help' ;;
     'templates diff') echo '--prune --format --previews --out --help' ;;
     'templates apply') echo '--prune --plan --dry-run --yes --help' ;;

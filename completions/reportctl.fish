@@ -397,6 +397,7 @@ complete -c reportctl -n '__reportctl_at \'templates preview\'' -l file -r -F -d
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l orientation -x -a '(__reportctl_choices \'templates preview|--orientation\')' -d 'which layout to draw (default: portrait when the template has one)'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l out -r -F -d 'write the picture to FILE.svg or FILE.png (replaced whole, never half-written)'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l width -x -d 'width of the SVG or PNG in pixels, 16–4096 (default 600)'
+complete -c reportctl -n '__reportctl_at \'templates preview\'' -l watch -d 'serve a page on this computer that redraws the file at every save (FILE or --file FILE); Ctrl-C stops'
 complete -c reportctl -n '__reportctl_at \'templates preview\'' -l help -d 'show help'
 complete -c reportctl -n '__reportctl_first \'templates preview\'' -x -a '(__reportctl_ids template-ids)'
 complete -c reportctl -n '__reportctl_at \'templates pull\'' -l force -d 'overwrite files with local edits too (see below)'

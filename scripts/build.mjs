@@ -1,6 +1,7 @@
 // Bundles src/ into CommonJS: dist/main.cjs (the CLI), dist/vendor-<package>.cjs (the client's
-// packages, one file each) and dist/embedded.cjs (serve, admin, with fastify), and the dashboard page serve
-// hosts into dist/dashboard/. Other packages stay outside and load where a command needs them;
+// packages, one file each), dist/embedded.cjs (serve, admin, with fastify), and the pages served
+// to a browser: serve's dashboard into dist/dashboard/, `templates preview --watch`'s into
+// dist/preview-page/. Other packages stay outside and load where a command needs them;
 // esbuild runs each module's body on first use. CommonJS files start measurably faster than a
 // tree of ES modules, and compiling a file is most of a short command's start-up, so the build
 // leaves V8's code cache beside each of the three (`<file>.cache`, used through
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { binFiles } from './build/bin-files.mjs';
 import { CHECKS, CHECKS_SOURCE, checkFiles } from './build/check-files.mjs';
 import { writeCodeCaches } from './build/code-caches.mjs';
-import { buildDashboard } from './build/dashboard.mjs';
+import { buildBrowserPages } from './build/browser-pages.mjs';
 import { isEsmOnly } from './build/esm-only.mjs';
 import { APART, keepApart } from './build/keep-apart.mjs';
 import { lazyBuiltins } from './build/lazy-builtins.mjs';
@@ -118,7 +119,7 @@ try {
       ...compiledWhole,
     });
   }
-  await buildDashboard(new URL('dashboard/', staging));
+  await buildBrowserPages(staging);
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
   throw error;

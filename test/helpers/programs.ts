@@ -12,7 +12,7 @@ export const EXTERNAL_PROGRAMS = {
   fish: { install: 'apt-get install fish', needed: 'fish completion tests' },
   python3: { install: 'apt-get install python3', needed: 'pseudo-terminal (prompt and TTY) tests' },
   tmux: { install: 'apt-get install tmux', needed: 'tests of what a terminal shows after prompts redraw' },
-  chromium: { install: 'apt-get install chromium', needed: 'dashboard tests in a real browser' },
+  chromium: { install: 'apt-get install chromium', needed: 'dashboard and preview page tests in a real browser' },
   'pre-commit': { install: 'apt-get install pre-commit', needed: 'tests of the pre-commit hooks (.pre-commit-hooks.yaml)' },
   shellcheck: { install: 'apt-get install shellcheck', needed: "the check of the README's shell" },
 } as const;

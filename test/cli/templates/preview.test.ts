@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTemplatesPreview, type TemplatesPreviewOptions, registerTemplatesPreview } from '../../../src/cli/commands/templates/preview.js';
-import { CliError } from '../../../src/cli/cmdutil/errors.js';
+import { CliError, UsageError } from '../../../src/cli/cmdutil/errors.js';
 import { presets } from '../../../src/contract/default-catalogs.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCli, spawnCli } from '../../helpers/cli.js';
 import { inProcessServiceForSuite, testDeps, type InProcessDeps } from '../../helpers/in-process.js';
 import { spawnCliInPty } from '../../helpers/pty.js';
 import { api, tempDir } from '../../helpers/server.js';
@@ -251,6 +251,59 @@ describe('templates preview: by id from the service', () => {
   });
 });
 
+describe('templates preview --watch', () => {
+  it('refuses stdin, a missing file and a folder before serving anything (exit 2)', async () => {
+    const refusal = (reference: string | undefined, options: TemplatesPreviewOptions) =>
+      preview(reference, { watch: true, ...options }).then(
+        () => 'served',
+        (error: unknown) => error as CliError,
+      );
+    for (const [reference, options] of [['-', {}], [undefined, { file: '-' }]] as const) {
+      const error = await refusal(reference, options);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as CliError).message).toBe('--watch needs a file: stdin cannot be saved again');
+    }
+    const missing = join(tempDir(), 'nope.json');
+    const absent = (await refusal(missing, {})) as CliError;
+    expect(absent.exitCode).toBe(2);
+    expect(absent.message).toBe(`cannot read ${missing} (FILE): no such file`);
+    expect(((await refusal(undefined, { file: missing })) as CliError).message).toContain('(--file): no such file');
+    const folder = (await refusal(tempDir(), {})) as CliError;
+    expect(folder.exitCode).toBe(2);
+    expect(folder.message).toMatch(/is not a file$/);
+  });
+
+  it('prints the URL on stdout and how to stop on stderr; Ctrl-C stops it with status 0', async () => {
+    const file = templateFile(ndvi);
+    const watch = await spawnCli(['templates', 'preview', file, '--watch']);
+    expect(watch.firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]+$/);
+    expect((await fetch(watch.firstLine)).status).toBe(200);
+    await expect.poll(() => watch.stderr()).toMatch(/Ctrl-C stops\n\d\d:\d\d:\d\d valid\n$/);
+    writeFileSync(file, '{');
+    await expect.poll(() => watch.stderr()).toMatch(/\d\d:\d\d:\d\d invalid: not valid JSON: line 1, column 2: [^\n]*[a-z]\n$/);
+    writeFileSync(file, JSON.stringify({ ...ndvi, paperSize: 'a5' }));
+    await expect.poll(() => watch.stderr()).toMatch(/\d\d:\d\d:\d\d invalid: 1 issue \(the page lists them\)\n$/);
+    // A text box over the title: valid, and drawn with the overlap in red.
+    const layouts = ndvi.layouts as { portrait: { elements: unknown[] } };
+    const overlapping = { ...ndvi, layouts: { portrait: { elements: [...layouts.portrait.elements, { type: 'text', x: 0.05, y: 0.03, width: 0.2, height: 0.05 }] } } };
+    writeFileSync(file, JSON.stringify(overlapping));
+    await expect.poll(() => watch.stderr()).toMatch(/\d\d:\d\d:\d\d valid, 1 problem \(the page lists it\)\n$/);
+    const end = await watch.stop('SIGINT');
+    expect(end).toEqual({ code: 0, signal: null });
+    expect(watch.stderr()).toMatch(/\nstopped\n$/);
+    expect(watch.stdout()).toBe(`${watch.firstLine}\n`);
+    await expect(fetch(watch.firstLine)).rejects.toThrow();
+  });
+
+  it('--json prints the URL and the file as one JSON line', async () => {
+    const file = templateFile(ndvi);
+    const watch = await spawnCli(['templates', 'preview', '--file', file, '--watch', '--json', '--orientation', 'landscape']);
+    const printed = JSON.parse(watch.firstLine) as { url: string; file: string };
+    expect(printed).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#code=/), file });
+    expect((await watch.stop('SIGTERM')).code).toBe(0);
+  });
+});
+
 describe('templates preview flags', () => {
   itParsesFlags(
     (program, deps, wrap, runF) => registerTemplatesPreview(program.command('templates'), deps, wrap, runF),
@@ -261,6 +314,9 @@ describe('templates preview flags', () => {
       [['templates', 'preview', 'abc123', '--orientation', 'landscap'], { usage: /--orientation.*did you mean landscape\?/ }],
       [['templates', 'preview', 'abc123', '--width', '8'], { usage: /--width.*expected a whole number from 16 to 4096/ }],
       [['templates', 'preview', 'abc123', '--width', '5000'], { usage: /--width.*expected a whole number from 16 to 4096/ }],
+      [['templates', 'preview', 't.json', '--watch'], { options: { watch: true }, args: ['t.json'] }],
+      [['templates', 'preview', '-w', '--file', 't.json', '--orientation', 'landscape', '--width', '900'], { options: { watch: true, file: 't.json', orientation: 'landscape', width: 900 }, args: [undefined] }],
+      [['templates', 'preview', 't.json', '--watch', '--out', 'page.svg'], { usage: /option '-w, --watch' cannot be used with option '-o, --out <file>'/ }],
     ],
   );
 });

@@ -1,7 +1,8 @@
 import type { Resvg as ResvgRenderer } from '@resvg/resvg-js';
+import { statSync } from 'node:fs';
 import type { Preview } from '../../../preview/index.js';
 import type { CliDeps } from '../../cmdutil/context.js';
-import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { asFileError, CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
 import { writeData, writeLine } from '../../iostreams/io.js';
 import { choiceOption } from '../../output/list-options.js';
 import { integerOption } from '../../cmdutil/option-parsers.js';
@@ -12,6 +13,9 @@ import { resolveTemplate } from '../../session/resolve.js';
 import { escapeControls } from '../../iostreams/sanitize.js';
 import { jsonText } from '../../output/output.js';
 import { readJsonInput } from '../../cmdutil/input.js';
+import type { Style } from '../../iostreams/style.js';
+import type { PreviewState } from './support/preview-watch/server.js';
+import { Option } from '../../cmdutil/typed-commander.js';
 
 const orientations = ['portrait', 'landscape'] as const;
 const formats = ['svg', 'png'] as const;
@@ -27,6 +31,9 @@ const verb = (parent: Parent) =>
     .option('-o, --out <file>', 'write the picture to FILE.svg or FILE.png (replaced whole, never half-written)')
     // 4096 px wide is about 28 megapixels on legal paper: a PNG that size still fits in memory.
     .option('--width <px>', 'width of the SVG or PNG in pixels, 16–4096 (default 600)', integerOption(16, 4096))
+    .addOption(
+      new Option('-w, --watch', 'serve a page on this computer that redraws the file at every save (FILE or --file FILE); Ctrl-C stops').conflicts(['out']),
+    )
     .addHelpText(
       'after',
       `
@@ -35,11 +42,18 @@ Examples:
   $ reportctl templates preview "Crop vigor (NDVI)" --orientation landscape --out page.png
   $ reportctl templates preview --file template.json > page.svg
   $ reportctl templates get ID --json | reportctl templates preview - --out page.svg
+  $ reportctl templates preview template.json --watch  # open the URL it prints
 
 The page is drawn at its paper size with its margins, each element a box in its type's colour.
 Elements that overlap or leave the page are red, and every problem (these, and what the
 service would refuse) is listed on stderr; the page is still drawn. Exit status: 0 once drawn
-(use \`templates validate\` to fail on a bad document), 2 on a bad file or flag.`,
+(use \`templates validate\` to fail on a bad document), 2 on a bad file or flag.
+
+With --watch, the argument is a file. The page is served on 127.0.0.1 at a free port and shows
+the page in each orientation (or --orientation's), redrawn at every save however the editor
+saves. A save that is not a valid template shows what \`templates validate --offline\` says,
+beside the last good picture. The URL (stdout) works once: the page trades its code for a
+session and takes it out of the address bar. Ctrl-C stops it, with exit status 0.`,
     );
 export type TemplatesPreviewOptions = OptionsOf<typeof verb>;
 
@@ -59,6 +73,7 @@ export async function runTemplatesPreview(reference: string | undefined, options
       'give an ID (or `-` for stdin) or --file PATH',
     );
   }
+  if (options.watch) return watchTemplateFile(options.file ?? reference!, options, deps);
   const format = options.out === undefined ? undefined : imageFormatOf(options.out);
   const document = await templateDocument(reference, options, deps);
   const { renderTemplateSvg } = await import('../../../preview/index.js');
@@ -93,6 +108,49 @@ export async function runTemplatesPreview(reference: string | undefined, options
     await writeData(deps.io.stdout, preview.svg + '\n');
   }
   await reportProblems(preview.problems, options, deps);
+}
+
+/** --watch: the page's URL on stdout, then a line on stderr per save, until Ctrl-C. */
+async function watchTemplateFile(file: string, options: TemplatesPreviewOptions, deps: CliDeps): Promise<void> {
+  if (file === '-') throw new UsageError('--watch needs a file: stdin cannot be saved again', 'give FILE or --file FILE');
+  try {
+    if (!statSync(file).isFile()) throw new UsageError(`--watch: ${file} is not a file`, 'give the template file to watch');
+  } catch (error) {
+    throw asFileError(error, file, { flag: options.file !== undefined ? '--file' : 'FILE' });
+  }
+  const { startPreviewWatch } = await import('./support/preview-watch/server.js');
+  const style = await deps.io.style(options.color, 'stderr');
+  const say = (state: PreviewState) => writeLine(deps.io.stderr, savedLine(state, style));
+  let first: PreviewState | undefined;
+  const watch = await startPreviewWatch({
+    file,
+    orientation: options.orientation,
+    width: options.width,
+    now: deps.clock.now,
+    onState: (state) => (first === undefined ? (first = state) : say(state)),
+    onError: (error) => writeLine(deps.io.stderr, style.red(`error: ${error instanceof Error ? error.message : String(error)}`)),
+  });
+  writeLine(deps.io.stdout, options.json ? jsonText(deps, { url: watch.url, file }) : watch.url);
+  writeLine(deps.io.stderr, `previewing ${escapeControls(file)}: open the URL above in a browser (it works once); Ctrl-C stops`);
+  if (first) say(first);
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted) return resolve();
+    deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await watch.close();
+  writeLine(deps.io.stderr, 'stopped');
+}
+
+/** `12:03:04 valid`, `12:03:09 invalid: 2 issues (the page lists them)`: for a person at the terminal. */
+function savedLine(state: PreviewState, style: Style): string {
+  const time = new Date(state.checkedAt).toTimeString().slice(0, 8);
+  if (state.kind === 'picture') {
+    const problems = state.problems.length === 0 ? '' : state.problems.length === 1 ? ', 1 problem (the page lists it)' : `, ${state.problems.length} problems (the page lists them)`;
+    return `${time} ${style.green('valid')}${problems}`;
+  }
+  const { reason, issues } = state.verdict;
+  if (reason !== undefined) return `${time} ${style.red('invalid')}: ${escapeControls(reason)}`;
+  return `${time} ${style.red('invalid')}: ${issues.length === 1 ? '1 issue' : `${issues.length} issues`} (the page lists them)`;
 }
 
 function imageFormatOf(file: string): ImageFormat {
