@@ -44,6 +44,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../*', 'zod', 'fastify', 'undici'] }] },
   },
   {
+    // Strict UTF-8 decoding, shared by the CLI, admin and the service: a leaf that imports nothing.
+    files: ['src/encoding/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../*', 'node:*', 'zod', 'fastify', 'undici'] }] },
+  },
+  {
     files: ['src/contract/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', 'fastify', 'undici', 'better-sqlite3'] }] },
   },

@@ -29,9 +29,17 @@ describe('the Node.js 20 SQLite driver', () => {
     const dependents = Object.entries(lock)
       .filter(([, entry]) => entry.dependencies?.['better-sqlite3'] !== undefined || entry.optionalDependencies?.['better-sqlite3'] !== undefined)
       .map(([path]) => path);
-    expect(dependents).toEqual(['packages/sqlite-node20']);
+    expect(dependents).toEqual(['node_modules/reportctl-sqlite-node20']);
     expect(local.engines).toEqual({ node: '<22' });
     expect((read('package.json').optionalDependencies as Record<string, string>)['reportctl-sqlite-node20']).toBe('file:packages/sqlite-node20');
+  });
+
+  // Linked, its folder is what npm removes when the compile fails (install-failed-build.test.ts).
+  it('is installed as a copy of its folder, not a link to it', () => {
+    const npmrc = readFileSync(new URL('../.npmrc', import.meta.url), 'utf8');
+    expect(npmrc).toMatch(/^install-links=true$/m);
+    expect(lock['node_modules/reportctl-sqlite-node20']).toMatchObject({ resolved: 'file:packages/sqlite-node20', optional: true });
+    expect(lock['node_modules/reportctl-sqlite-node20']).not.toHaveProperty('link');
   });
 
   it('is installed on Node.js 20 and not on later versions', () => {

@@ -1,9 +1,11 @@
 // The hooks of .pre-commit-hooks.yaml, run by Debian's pre-commit as a team's repository would
-// run them (`pre-commit try-repo`), with the built reportctl on PATH and no service anywhere.
+// run them (`pre-commit try-repo`, and the README's .pre-commit-config.yaml against a clone of
+// this repository), with the built reportctl on PATH and no service anywhere.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
+import { parse } from 'yaml';
 import { generalBody } from './contract/fixtures.js';
 import { cleanEnv, reportctlBinDir } from './helpers/cli.js';
 import { testWith } from './helpers/programs.js';
@@ -75,5 +77,75 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(bad.output).toMatch(/reportctl formula check\.+Failed/);
     // Each file's verdicts under its name: the error is the second file's.
     expect(bad.output).toMatch(/formulas\/indices\.txt:\nline 2: valid[^]*formulas\/broken\.txt:\nline 2: invalid[^]*did you mean `NIR`/);
+  }, 180_000);
+});
+
+/** The README's `.pre-commit-config.yaml` block, as text and parsed. */
+function readmeConfig() {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const block = /```yaml\n(# \.pre-commit-config\.yaml\n[\s\S]*?)```/.exec(readme);
+  expect(block, 'the README shows a .pre-commit-config.yaml').not.toBeNull();
+  const text = block![1]!;
+  return { text, config: parse(text) as { repos: Array<{ repo: string; rev: string; hooks: Array<{ id: string }> }> } };
+}
+
+/**
+ * This repository as a team clones it, with the README's rev as a tag: a `git clone` of the
+ * checkout where it is a git work tree, else (CI's copies) a repository of its files.
+ */
+function reportctlClone(rev: string): string {
+  const root = new URL('..', import.meta.url).pathname;
+  const dir = tempDir('reportctl-clone-');
+  if (run('git', ['-C', root, 'rev-parse', '--is-inside-work-tree'], root).status === 0) {
+    expect(run('git', ['clone', '-q', root, dir], root).status).toBe(0);
+  } else {
+    copyFileSync(join(root, '.pre-commit-hooks.yaml'), join(dir, '.pre-commit-hooks.yaml'));
+    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-q', '-m', 'reportctl']]) expect(run('git', args, dir).status).toBe(0);
+  }
+  expect(run('git', ['tag', rev], dir).status).toBe(0);
+  return dir;
+}
+
+describe("the README's .pre-commit-config.yaml", () => {
+  testWith('pre-commit', 'names this repository\'s hooks and the installed version, and runs them on commit as copied', () => {
+    const { text, config } = readmeConfig();
+    const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const hookIds = (parse(readFileSync(new URL('../.pre-commit-hooks.yaml', import.meta.url), 'utf8')) as Array<{ id: string }>).map(({ id }) => id);
+    expect(config.repos).toHaveLength(1);
+    const [entry] = config.repos;
+    expect(entry!.rev).toBe(`v${version}`);
+    expect(entry!.hooks.map(({ id }) => id)).toEqual(hookIds);
+
+    // Copied as it is; only `repo` says where this team's clone is.
+    const clone = reportctlClone(entry!.rev);
+    const team = tempDir('reportctl-team-');
+    const env = { PATH: `${reportctlBinDir()}:${process.env.PATH}`, PRE_COMMIT_HOME: tempDir('reportctl-pre-commit-home-'), REPORTCTL_BASE_URL: 'http://127.0.0.1:9' };
+    const git = (...args: string[]) => run('git', args, team, env);
+    expect(git('init', '-q').status).toBe(0);
+    writeFileSync(join(team, '.pre-commit-config.yaml'), text.replace(`repo: ${entry!.repo}`, `repo: ${clone}`));
+    expect(run('pre-commit', ['install'], team, env).status).toBe(0);
+
+    mkdirSync(join(team, 'templates'));
+    mkdirSync(join(team, 'formulas'));
+    writeFileSync(join(team, 'templates', 'lot-7.json'), json(generalBody({ name: 'Lote 7' })));
+    writeFileSync(join(team, 'formulas', 'indices.txt'), '(NIR - R) / (NIR + R + eps)\n');
+    git('add', '.');
+    const good = git('commit', '-q', '-m', 'templates and formulas');
+    expect(good.status, good.output).toBe(0);
+    expect(good.output).toMatch(/reportctl templates validate\.+Passed/);
+    expect(good.output).toMatch(/reportctl formula check\.+Passed/);
+
+    // A template saved as Latin-1 and a formula with a typo: the commit is refused, each named.
+    const latin1 = json(generalBody({ name: 'Lote Peñón' }));
+    const at = latin1.indexOf('ñ'); // one byte a character in Latin-1
+    writeFileSync(join(team, 'templates', 'lot-8.json'), Buffer.from(latin1, 'latin1'));
+    writeFileSync(join(team, 'formulas', 'indices.txt'), 'nir / (R + eps)\n');
+    git('add', '.');
+    const bad = git('commit', '-q', '-m', 'broken');
+    expect(bad.status, bad.output).not.toBe(0);
+    expect(bad.output).toMatch(/reportctl templates validate\.+Failed/);
+    expect(bad.output).toContain(`invalid: cannot read it: not UTF-8: at byte offset ${at} (line ${latin1.slice(0, at).split('\n').length})`);
+    expect(bad.output).toMatch(/reportctl formula check\.+Failed/);
+    expect(git('log', '--format=%s').output.trim()).toBe('templates and formulas');
   }, 180_000);
 });

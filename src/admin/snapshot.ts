@@ -124,17 +124,7 @@ function writeAtomically(target: string, text: string): void {
   }
 }
 
-/** A snapshot file read and checked (AdminError for a missing, unreadable or damaged one). */
-export function readSnapshotFile(file: string): Snapshot {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new AdminError('invalid', `cannot read snapshot ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  return parseSnapshotText(text, file);
-}
-
+/** A snapshot's text (read by the CLI, as strict UTF-8) parsed and checked; AdminError for a damaged one. */
 export function parseSnapshotText(text: string, source: string): Snapshot {
   let document: unknown;
   try {

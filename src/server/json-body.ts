@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ValidationIssue } from '../contract/index.js';
 import type { IncomingMessage } from 'node:http';
+import { decodeUtf8, NotUtf8Error } from '../encoding/utf8.js';
 import { validationFailed } from './errors.js';
 
 /**
@@ -25,7 +26,6 @@ export function registerJsonBody(app: FastifyInstance): void {
   // Bytes that are not UTF-8 are refused rather than stored as U+FFFD, and so is nesting
   // deep enough to overflow the stack when the document is serialised again.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
   // Callback style: every answer passes here, and most have nothing to wait for.
   app.addHook('onSend', (request, _reply, payload, done) => {
     const draining = drainUnread(request.raw);
@@ -36,9 +36,10 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     let text: string;
     try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      return done(validationFailed([{ path: '', message: 'The body is not valid UTF-8' }]), undefined);
+      text = decodeUtf8(body as Buffer);
+    } catch (error) {
+      const where = error instanceof NotUtf8Error ? `: ${error.reason}` : '';
+      return done(validationFailed([{ path: '', message: `The body is not valid UTF-8${where}` }]), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
     if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {

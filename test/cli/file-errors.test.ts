@@ -29,6 +29,7 @@ describe('files the file system refuses', () => {
     [['serve', '--db', '/proc/x.db'], 'cannot open /proc/x.db (--db): no such file', 1],
     [['admin', 'export', '--db', join(aFile, 'x.db')], `cannot open ${join(aFile, 'x.db')} (--db): not a directory`, 1],
     [['admin', 'import', '--db', join(dir, 'new.db'), '--file', missing], `cannot read ${missing} (--file): no such file`, 2],
+    [['serve', '--db', ':memory:', '--import', missing], `cannot read ${missing} (--import): no such file`, 2],
   ])('%j', async (argv, message, code) => {
     const result = await runInProcess(argv, { env: suite.env });
     expect(result.stderr, result.stderr).toContain(`reportctl: ${message}`);

@@ -98,10 +98,8 @@ describe('heavy modules load lazily', () => {
   );
 
   it('a lazy builtin is the real one once a command calls it', () => {
-    // `formula check --file` reads through node:fs/promises.
-    const file = join(tempDir(), 'formulas.txt');
-    writeFileSync(file, 'NIR - R\n');
-    const loaded = modulesLoadedBy(['formula', 'check', '--file', file]);
+    // `help reference --man DIR` writes its pages through node:fs/promises.
+    const loaded = modulesLoadedBy(['help', 'reference', '--man', tempDir()]);
     expect(loaded.some((url) => url.endsWith('node:fs/promises'))).toBe(true);
   });
 

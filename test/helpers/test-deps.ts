@@ -33,7 +33,7 @@ class Captured extends Writable {
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
   /** What stdin holds (ended after it). */
-  input?: string;
+  input?: string | Uint8Array;
   /** Which streams claim to be a terminal (prompts need stdin and stdout). */
   tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number; rows?: number };
   prompter?: Prompter;

@@ -571,18 +571,21 @@ describe('the extremes, each once', () => {
     await expectHealthy();
   });
 
-  it('invalid UTF-8 in a body is a 400 at "", not stored as U+FFFD', async () => {
+  it('invalid UTF-8 in a body is a 400 at "" that says where, not stored as U+FFFD', async () => {
     const before = await snapshot();
     // A name in Latin-1 ("Café" with a lone 0xE9), a truncated two-byte sequence, a UTF-16 BOM.
     const [left, right] = JSON.stringify({ ...targetBody, name: 'Caf@@' }).split('@@') as [string, string];
     const latin1Name = Buffer.concat([Buffer.from(left), Buffer.from([0xe9]), Buffer.from(right)]);
     const truncated = Buffer.concat([Buffer.from(left), Buffer.from([0xc3]), Buffer.from(right)]);
-    for (const body of [latin1Name, truncated, Buffer.from([0xff, 0xfe, 0x7b, 0x7d])]) {
+    const bodies: Array<[Buffer, number]> = [[latin1Name, Buffer.byteLength(left)], [truncated, Buffer.byteLength(left)], [Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), 0]];
+    for (const [body, offset] of bodies) {
       for (const contentType of ['application/json', 'application/json; charset=latin1']) {
         const answer = await post('/api/v2/templates', body, contentType);
         expect(answerProblem(answer, 'POST', []), body.toString('latin1').slice(0, 80)).toBeNull();
         expect(answer.status).toBe(400);
-        expect((answer.json as { issues: Array<{ path: string }> }).issues[0]!.path).toBe('');
+        const [issue] = (answer.json as { issues: Array<{ path: string; message: string }> }).issues;
+        expect(issue!.path).toBe('');
+        expect(issue!.message).toMatch(new RegExp(`^The body is not valid UTF-8: at byte offset ${offset} \\(line 1\\), 0x`));
       }
     }
     expect(await snapshot()).toBe(before);

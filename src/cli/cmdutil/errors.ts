@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../../contract/errors.js';
+import { NotUtf8Error } from '../../encoding/utf8.js';
 
 /** Exit codes of the CLI (see README "Exit codes"). Only src/main.ts turns them into a process exit. */
 export const ExitCode = {
@@ -143,6 +144,9 @@ export function fileCodesInWords(message: string): string {
   return message.replace(NODE_FILE_ERROR, (whole, long?: string, bare?: string) => fileProblem(long ?? bare) ?? whole);
 }
 
+/** `nope.txt (--file)`: a path with the flag it came from. */
+const withFlag = (path: string, flag: string | undefined) => (flag && flag !== path ? `${path} (${flag})` : path);
+
 /**
  * A file that could not be read or written, naming the flag it was given with:
  * `cannot read nope.txt (--file): no such file`. Exit 2 for a file the user named.
@@ -153,14 +157,22 @@ export class FileError extends CliError {
     cause: NodeJS.ErrnoException,
     options: { flag?: string; action?: 'read' | 'write' | 'open'; exitCode?: ExitCodeValue } = {},
   ) {
-    const named = options.flag ? `${path} (${options.flag})` : path;
-    super(`cannot ${options.action ?? 'read'} ${named}: ${fileProblem(cause.code) ?? cause.message}`, options.exitCode ?? ExitCode.usage);
+    super(`cannot ${options.action ?? 'read'} ${withFlag(path, options.flag)}: ${fileProblem(cause.code) ?? cause.message}`, options.exitCode ?? ExitCode.usage);
     this.name = 'FileError';
   }
 }
 
-/** `error` as a FileError when the file system refused `path`, else unchanged. */
+/** What to do with a file that is not UTF-8. */
+export const NOT_UTF8_HINT = 'save it as UTF-8 (from Latin-1: `iconv -f LATIN1 -t UTF-8`)';
+
+/**
+ * `error` as a FileError when the file system refused `path`, as a usage error naming `path`
+ * when its bytes are not UTF-8, else unchanged.
+ */
 export function asFileError(error: unknown, path: string, options: ConstructorParameters<typeof FileError>[2] = {}): unknown {
+  if (error instanceof NotUtf8Error) {
+    return new CliError(`cannot read ${withFlag(path, options.flag)}: ${error.message}`, ExitCode.usage, NOT_UTF8_HINT);
+  }
   const cause = fileErrorIn(error);
   return cause ? new FileError(path, cause, options) : error;
 }

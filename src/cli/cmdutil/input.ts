@@ -2,27 +2,44 @@ import { readFileSync } from 'node:fs';
 import type { ParseError } from 'jsonc-parser';
 import type { CliDeps } from './context.js';
 import { asFileError, fileErrorIn, fileProblem, UsageError } from './errors.js';
-import { readAll } from '../iostreams/io.js';
+import { readAllBytes } from '../iostreams/io.js';
+import { decodeUtf8 } from '../../encoding/utf8.js';
 
 /** A JSON document from a file (or stdin for `-`), with errors that name the flag. */
 export async function readJsonInput(path: string, deps: CliDeps, flag = '--file'): Promise<unknown> {
   return parseJsonText(await readInputText(path, deps, flag), `${flag}: ${path === '-' ? 'stdin' : path}`);
 }
 
-/** A file's text (or stdin's for `-`), with errors in words that name the flag. */
+/**
+ * A file's text (or stdin's for `-`), strict UTF-8, with errors in words that name the flag:
+ * `cannot read a.json (--file): no such file`, `cannot read stdin (--file): not UTF-8: at byte
+ * offset 7 (line 1), 0xF1 begins an incomplete character`. Both are usage errors (exit 2).
+ */
 export async function readInputText(path: string, deps: CliDeps, flag = '--file'): Promise<string> {
   try {
     return await readText(path, deps);
   } catch (error) {
-    throw asFileError(error, path, { flag });
+    throw asFileError(error, path === '-' ? 'stdin' : path, { flag });
   }
 }
 
-/** A file's text, or stdin's for `-`. */
+/**
+ * A file's text, or stdin's for `-`, decoded as strict UTF-8 (`decodeUtf8`: a leading byte
+ * order mark is dropped, anything else that is not UTF-8 throws NotUtf8Error).
+ */
 export async function readText(path: string, deps: CliDeps): Promise<string> {
   // One small document, read before anything else runs: read at once, without loading
   // fs/promises and starting libuv's thread pool for it (docs/performance.md).
-  return path === '-' ? readAll(deps.io.stdin) : readFileSync(path, 'utf8');
+  return decodeUtf8(path === '-' ? await readAllBytes(deps.io.stdin) : readFileSync(path));
+}
+
+/** A file's text (`-` is a file's name here), strict UTF-8, with errors that name the flag. */
+export function readFileText(path: string, flag: string): string {
+  try {
+    return decodeUtf8(readFileSync(path));
+  } catch (error) {
+    throw asFileError(error, path, { flag });
+  }
 }
 
 /** Why a file could not be read, in words (`no such file`, not `ENOENT`). */

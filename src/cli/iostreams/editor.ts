@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { decodeUtf8 } from '../../encoding/utf8.js';
 import { type Env, type IOStreams } from './io.js';
 
 /** The editor exited with a failing status: what was saved is not trusted. */
@@ -13,7 +14,10 @@ export class EditorFailed extends Error {
 export interface Editor {
   /** The command that opens files, or undefined when there is none to use. */
   readonly command: string | undefined;
-  /** Saves `text` in `file`, opens it, and resolves with what was saved; rejects with EditorFailed. */
+  /**
+   * Saves `text` in `file`, opens it, and resolves with what was saved; rejects with
+   * EditorFailed, or NotUtf8Error when what was saved is not UTF-8.
+   */
   edit(file: string, text: string): Promise<string>;
 }
 
@@ -32,7 +36,7 @@ export function shellEditor(env: Env, io: IOStreams): Editor {
         child.on('exit', (code) => resolve(code ?? 1));
       });
       if (status !== 0) throw new EditorFailed(status);
-      return readFile(file, 'utf8');
+      return decodeUtf8(await readFile(file));
     },
   };
 }

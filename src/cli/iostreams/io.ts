@@ -127,8 +127,9 @@ export async function writeData(stream: Writable, text: string): Promise<void> {
   });
 }
 
-export async function readAll(stream: Readable): Promise<string> {
+/** Every byte of a stream (stdin), to be decoded as the files are (cmdutil/input's readText). */
+export async function readAllBytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

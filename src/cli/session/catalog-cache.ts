@@ -3,6 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogs } from '../../contract/index.js';
+import { decodeUtf8 } from '../../encoding/utf8.js';
 import { conforms, shapes, type ResponseShape } from '../../client/response-validation.js';
 import type { CliDeps } from '../cmdutil/context.js';
 import { replaceFile } from '../output/output-file.js';
@@ -45,7 +46,8 @@ function cacheFile(session: Session, env: CliDeps['env']): string {
 
 async function readCache(file: string): Promise<CacheFile | undefined> {
   try {
-    const cache = JSON.parse(await readFile(file, 'utf8')) as CacheFile;
+    // A cache that is not strict UTF-8 is damaged like any other: ignored, and fetched again.
+    const cache = JSON.parse(decodeUtf8(await readFile(file))) as CacheFile;
     return cache.format === FORMAT && typeof cache.checkedAt === 'number' ? cache : undefined;
   } catch {
     return undefined;

@@ -3,7 +3,8 @@ import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { KeyHeader } from '../../client/key-headers.js';
 import type { Env } from '../iostreams/io.js';
-import { UsageError } from '../cmdutil/errors.js';
+import { NOT_UTF8_HINT, UsageError } from '../cmdutil/errors.js';
+import { decodeUtf8, NotUtf8Error } from '../../encoding/utf8.js';
 import { importPackage } from '../cmdutil/import-package.js';
 import { closestMatch } from '../cmdutil/suggest.js';
 
@@ -55,14 +56,22 @@ export function configFilePath(env: Env, system = platform(), home = homedir()):
  */
 export function readConfig(env: Env): { path: string; config: ConfigShape } {
   const path = configFilePath(env);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, config: {} };
     throw error;
   }
-  return { path, config: Object.assign({}, JSON.parse(text) as ConfigShape) };
+  let config: unknown;
+  try {
+    config = JSON.parse(decodeUtf8(bytes));
+  } catch (error) {
+    if (error instanceof NotUtf8Error) throw new UsageError(`the config file ${path} is ${error.message}`, NOT_UTF8_HINT);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`the config file ${path} is not valid JSON (${reason})`, 'fix it, or move it away and run `reportctl auth login` again');
+  }
+  return { path, config: Object.assign({}, config as ConfigShape) };
 }
 
 /** The config file for writing (mode 0600: it holds keys), through conf, loaded only here. */
@@ -73,6 +82,9 @@ export interface ConfigStore {
 }
 
 export async function openConfig(env: Env): Promise<ConfigStore> {
+  // conf reads the file its own way (bytes that are not UTF-8 become U+FFFD, written back on
+  // the next change): it opens only a file that reads strictly.
+  readConfig(env);
   createPrivateFolder(dirname(configFilePath(env)));
   const { default: Conf } = await importPackage('conf');
   const conf = new Conf<ConfigShape>({

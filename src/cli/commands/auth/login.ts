@@ -1,6 +1,7 @@
 import type { CliDeps } from '../../cmdutil/context.js';
 import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
-import { readAll, writeLine } from '../../iostreams/io.js';
+import { writeLine } from '../../iostreams/io.js';
+import { readInputText } from '../../cmdutil/input.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { settingsFor } from '../../session/session.js';
@@ -37,7 +38,7 @@ export function registerAuthLogin(
 
 async function readKey(options: AuthLoginOptions, deps: CliDeps, baseUrl: string): Promise<string> {
   if (options.withKeyStdin) {
-    const key = (await readAll(deps.io.stdin)).trim();
+    const key = (await readInputText('-', deps, '--with-key-stdin')).trim();
     if (key === '') throw new UsageError('--with-key-stdin: no key on stdin');
     return key;
   }

@@ -1,12 +1,12 @@
 import { checkFormula } from '../../../formula/check.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../cmdutil/context.js';
-import { asFileError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
-import { readAll, writeData } from '../../iostreams/io.js';
+import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
+import { readInputText } from '../../cmdutil/input.js';
+import { writeData } from '../../iostreams/io.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import { renderReport, type FormulaReport } from './render.js';
-import { readFile } from 'node:fs/promises';
 
 const verb = (parent: Parent) =>
   parent
@@ -56,16 +56,7 @@ async function formulasToCheck(options: FormulaCheckOptions, deps: CliDeps): Pro
     }
     return [{ formula: options.formula }];
   }
-  let text: string;
-  if (options.file === '-') {
-    text = await readAll(deps.io.stdin);
-  } else {
-    try {
-      text = await readFile(options.file, 'utf8');
-    } catch (error) {
-      throw asFileError(error, options.file, { flag: '--file' });
-    }
-  }
+  const text = await readInputText(options.file, deps, '--file');
   const lines: Line[] = [];
   text.split('\n').forEach((raw, index) => {
     const formula = raw.endsWith('\r') ? raw.slice(0, -1) : raw;

@@ -2,6 +2,7 @@ import type { CliDeps } from '../../cmdutil/context.js';
 import type * as EmbeddedModule from '../../../embedded.js';
 import { asFileError, CliError, CommandFailed, ExitCode, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
 import { writeLine } from '../../iostreams/io.js';
+import { readFileText } from '../../cmdutil/input.js';
 import { integerOption, repeatable, secondsOption } from '../../cmdutil/option-parsers.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import type { OptionsOf, Root, RunF } from '../../cmdutil/verb.js';
@@ -128,6 +129,8 @@ async function start(embedded: Embedded, options: ServeOptions, deps: CliDeps): 
     if (error instanceof AdminError) throw new UsageError(error.message);
     throw error;
   }
+  // Read before anything starts: a file that cannot be read is the user's to fix (exit 2).
+  const importing = options.import === undefined ? undefined : { text: readFileText(options.import, '--import'), source: options.import };
   const { port } = options;
   try {
     return await startServer({
@@ -145,7 +148,7 @@ async function start(embedded: Embedded, options: ServeOptions, deps: CliDeps): 
         writeLine(deps.io.stderr, `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       rateWindowMs: Math.round((options.rateWindowSeconds ?? 60) * 1000),
       ...(options.maxInFlight !== undefined ? { maxInFlightPerAccount: options.maxInFlight } : {}),
-      ...servingHooks({ dbPath, importFile: options.import, exportOnExit: options.exportOnExit, faults }),
+      ...servingHooks({ dbPath, importing, exportOnExit: options.exportOnExit, faults }),
       ...(options.seed !== undefined ? { faultSeed: options.seed } : {}),
       ...testHooks(deps.env),
     });

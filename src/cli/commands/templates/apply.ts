@@ -1,7 +1,8 @@
 import type { Template } from '../../../contract/index.js';
 import type { Writable } from 'node:stream';
 import type { CliDeps } from '../../cmdutil/context.js';
-import { ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { ExitCode, NOT_UTF8_HINT, UsageError } from '../../cmdutil/errors.js';
+import { decodeUtf8, NotUtf8Error } from '../../../encoding/utf8.js';
 import { unreadableReason } from '../../cmdutil/input.js';
 import { writeLine } from '../../iostreams/io.js';
 import type { Wrap } from '../../cmdutil/action.js';
@@ -164,9 +165,9 @@ async function readSavedPlan(file: string, dir: string | undefined, prune: boole
   const [{ parseSavedPlan }, { shown }, { readFile }] = await Promise.all([import('./support/saved-plan.js'), import('./support/folder.js'), import('node:fs/promises')]);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = decodeUtf8(await readFile(file));
   } catch (error) {
-    throw new UsageError(`--plan: cannot read ${shown(file)}: ${unreadableReason(error)}`);
+    throw new UsageError(`--plan: cannot read ${shown(file)}: ${unreadableReason(error)}`, error instanceof NotUtf8Error ? NOT_UTF8_HINT : undefined);
   }
   const plan = await parseSavedPlan(text, `--plan: ${shown(file)}`);
   if (dir !== undefined && dir !== plan.dir) throw new UsageError(`${shown(file)} is a plan for ${shown(plan.dir)}, not ${shown(dir)}`, 'leave DIR out: the plan names its folder');

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CliDeps } from '../../cmdutil/context.js';
-import { CliError, ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { CliError, ExitCode, NOT_UTF8_HINT, UsageError } from '../../cmdutil/errors.js';
+import { NotUtf8Error } from '../../../encoding/utf8.js';
 import { writeLine } from '../../iostreams/io.js';
 import { EditorFailed } from '../../iostreams/editor.js';
 import type { Wrap } from '../../cmdutil/action.js';
@@ -81,6 +82,7 @@ export async function runTemplatesEdit(reference: string, options: TemplatesEdit
   for (;;) {
     const edited = await deps.editor.edit(file, offered).catch((error: unknown) => {
       if (error instanceof EditorFailed) throw new CliError(`${error.message}; nothing was sent (your file: ${file})`, ExitCode.failed);
+      if (error instanceof NotUtf8Error) throw new CliError(`your edit (${file}) is ${error.message}; nothing was sent`, ExitCode.usage, NOT_UTF8_HINT, { hints: [kept] });
       throw error;
     });
     if (rejection && (edited === offered || withoutErrors(edited).trim() === '')) {

@@ -2,8 +2,9 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { templateBodyInContractOrder, type Template } from '../../../../contract/index.js';
+import { decodeUtf8, NotUtf8Error } from '../../../../encoding/utf8.js';
 import type { CliDeps } from '../../../cmdutil/context.js';
-import { CliError, ExitCode, UsageError } from '../../../cmdutil/errors.js';
+import { CliError, ExitCode, NOT_UTF8_HINT, UsageError } from '../../../cmdutil/errors.js';
 import { unreadableReason } from '../../../cmdutil/input.js';
 import { escapeControls, SERVICE_ID } from '../../../iostreams/sanitize.js';
 import type { Session } from '../../../session/session.js';
@@ -62,7 +63,8 @@ export async function readFolder(dir: string, missingOk = false): Promise<Folder
   if (unreadable.length > 0) {
     const issues = unreadable.map(({ file, problem }) => ({ path: file, message: problem! }));
     const summary = unreadable.length === 1 ? `${escapeControls(issues[0]!.path)} ${issues[0]!.message}` : `${unreadable.length} entries of ${escapeControls(dir)} are not readable template files`;
-    throw new CliError(`${summary}; nothing was planned or written`, ExitCode.usage, 'every *.json entry of the folder must be a regular file (a template), or be removed or renamed', {
+    const hint = unreadable.every((entry) => entry.notUtf8) ? NOT_UTF8_HINT : 'every *.json entry of the folder must be a regular file (a template), or be removed or renamed';
+    throw new CliError(`${summary}; nothing was planned or written`, ExitCode.usage, hint, {
       code: 'UNREADABLE_FILE',
       issues,
     });
@@ -74,7 +76,7 @@ export async function readFolder(dir: string, missingOk = false): Promise<Folder
  * A file's text, or why it is not a readable regular file. Opened without blocking, so a FIFO
  * named like a template cannot hold the run; what was opened is then checked to be a file.
  */
-async function readRegularFile(file: string): Promise<{ text?: string; problem?: string }> {
+async function readRegularFile(file: string): Promise<{ text?: string; problem?: string; notUtf8?: boolean }> {
   let handle: FileHandle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -87,8 +89,9 @@ async function readRegularFile(file: string): Promise<{ text?: string; problem?:
     const status = await handle.stat();
     if (status.isDirectory()) return { problem: 'is a folder, not a file' };
     if (!status.isFile()) return { problem: 'is not a regular file (a FIFO, socket or device)' };
-    return { text: await handle.readFile('utf8') };
+    return { text: decodeUtf8(await handle.readFile()) };
   } catch (error) {
+    if (error instanceof NotUtf8Error) return { problem: `is ${error.message}`, notUtf8: true };
     return { problem: `cannot be read: ${unreadableReason(error)}` };
   } finally {
     await handle.close();
