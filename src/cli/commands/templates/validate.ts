@@ -43,14 +43,14 @@ export function registerTemplatesValidate(
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const { validateTemplateBody } = await import('../../../contract/index.js');
+  const { checkTemplateDocument } = await import('../../../contract/index.js');
   // Every file is read first, and one that cannot be read or parsed is a verdict of its own:
   // the others are still checked.
   const documents = await Promise.all(files.map((file) => readDocument(file, deps)));
   const catalogs = documents.some((document) => 'body' in document) ? await catalogsToCheckWith(options, deps) : undefined;
   const checked = documents.map((document): CheckedDocument => {
     const label = document.file === '-' ? 'stdin' : document.file;
-    return 'body' in document ? { label, body: document.body, validation: validateTemplateBody(document.body, catalogs!) } : { label, reason: document.reason };
+    return 'body' in document ? { label, body: document.body, validation: checkTemplateDocument(document.body, catalogs!) } : { label, reason: document.reason };
   });
   const invalid = await printVerdicts(checked, catalogs, deps, { json: options.json, named: files.length > 1 });
   if (invalid > 0) throw invalidDocuments(invalid, files.length, checked[0]!.label);
