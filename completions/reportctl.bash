@@ -117,7 +117,7 @@ _reportctl_flags() {
     'templates replace') echo '--file --help' ;;
     'templates edit') echo '--help' ;;
     'templates delete') echo '--yes --help' ;;
-    'templates validate') echo '--file --offline --help' ;;
+    'templates validate') echo '--file --offline --unique-names --help' ;;
     'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --help' ;;
     'templates pull') echo '--force --help' ;;

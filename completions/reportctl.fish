@@ -390,6 +390,7 @@ complete -c reportctl -n '__reportctl_at \'templates delete\'' -l help -d 'show 
 complete -c reportctl -n '__reportctl_first \'templates delete\'' -x -a '(__reportctl_ids template-ids)'
 complete -c reportctl -n '__reportctl_at \'templates validate\'' -l file -r -F -d 'a template document as JSON (`-` reads stdin)'
 complete -c reportctl -n '__reportctl_at \'templates validate\'' -l offline -d 'check against the catalogs bundled with reportctl (the ones `serve` starts with), without the service'
+complete -c reportctl -n '__reportctl_at \'templates validate\'' -l unique-names -d 'also refuse a template name that another *.json file of the file\'s folder holds, as diff and apply do; every verdict names its file'
 complete -c reportctl -n '__reportctl_at \'templates validate\'' -l help -d 'show help'
 complete -c reportctl -n '__reportctl_at \'templates validate\'' -F
 complete -c reportctl -n '__reportctl_at \'templates schema\'' -l help -d 'show help'

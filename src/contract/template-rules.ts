@@ -150,3 +150,12 @@ function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * A folder rule, not the service's: a template is known by its exact name, so `diff` and
+ * `apply` refuse a folder where two files hold one. `validate --unique-names` and the
+ * language server say so at the `name` of each such file.
+ */
+export function nameClashIssue(name: string, otherFile: string): ValidationIssue {
+  return { path: 'name', message: `name: ${JSON.stringify(name)} is also the name in ${otherFile}; each file of a folder needs its own` };
+}
