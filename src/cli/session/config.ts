@@ -5,7 +5,7 @@ import type { KeyHeader } from '../../client/key-headers.js';
 import type { Env } from '../iostreams/io.js';
 import { UsageError } from '../cmdutil/errors.js';
 import { importPackage } from '../cmdutil/import-package.js';
-import { closestMatch } from '../cmdutil/suggest.js';
+import { closestMatch } from '../../contract/closest-match.js';
 
 /** One named set of connection settings in the config file. */
 export interface Profile {

@@ -1,0 +1,52 @@
+import type { CliDeps } from '../../cmdutil/context.js';
+import type { ExitCodeValue } from '../../cmdutil/errors.js';
+import type { Wrap } from '../../cmdutil/action.js';
+import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
+
+const verb = (program: Root) =>
+  program
+    .command('lsp')
+    .description('A language server for template files and formula files, on stdin and stdout, for your editor')
+    .option('--stdio', 'talk over stdin and stdout (the default and only transport; accepted because editors pass it)')
+    .option('--offline', "check against the catalogs bundled with reportctl, without asking the service")
+    .addHelpText(
+      'after',
+      `
+It checks each *.json template the editor opens as \`templates validate --unique-names\` does
+(every rule the service applies, and the names of the folder's other files), and each *.txt
+formula file as \`formula check --file\` does, as you type; it completes fields, enum values,
+the report types and statistics of the template's analysisType and a formula's bands, and
+offers the did-you-mean fixes. The catalogs are those of the profile's service, cached as
+the CLI caches them; until the service answers, or when it cannot, the cached or bundled
+ones, and the editor is told which (a reportctl/catalogs notification and one log line).
+
+Examples:
+  $ reportctl lsp
+  $ reportctl lsp --profile staging
+
+In your editor (each runs \`reportctl lsp\` for templates/*.json and formulas/*.txt):
+  Neovim 0.8+, in init.lua:
+    vim.api.nvim_create_autocmd('FileType', { pattern = { 'json', 'text' }, callback = function(args)
+      vim.lsp.start({ name = 'reportctl', cmd = { 'reportctl', 'lsp' },
+        root_dir = vim.fs.dirname(vim.fs.find({ '.git' }, { upward = true })[1]) })
+    end })
+  Helix, in languages.toml: [language-server.reportctl] command = "reportctl", args = ["lsp"],
+    and language-servers = ["reportctl"] on a [[language]] of file-types ["json"]
+  Zed, in settings.json: "lsp": { "reportctl": { "binary": { "path": "reportctl", "arguments": ["lsp"] } } }
+  VS Code: a generic LSP client extension running \`reportctl lsp\`; without one, the schema
+    mapping of \`reportctl templates schema\` (types and enums only)
+The README's "In your editor" has each in full.
+
+Exit status: 0 after the client's shutdown and exit, 1 when the client leaves without shutdown.`,
+    );
+export type LspOptions = OptionsOf<typeof verb>;
+
+export function registerLsp(program: Root, deps: CliDeps, wrap: Wrap, runF: RunF<LspOptions> = (options) => runLsp(options, deps)): void {
+  bindRun(verb(program), wrap, runF);
+}
+
+export async function runLsp(options: LspOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  // The protocol's libraries load only for this command.
+  const { serveLanguage } = await import('./support/server.js');
+  return serveLanguage(options, deps);
+}
