@@ -7,8 +7,8 @@ import { registerLsp } from '../../../src/cli/commands/lsp/lsp.js';
 import { templateFileJsonSchema } from '../../../src/contract/index.js';
 import { generalBody, vegetationBody } from '../../contract/fixtures.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { runInProcess } from '../../helpers/in-process.js';
-import { lspForSuite, startLsp } from '../../helpers/lsp-client.js';
+import { inProcessServiceForSuite, runInProcess } from '../../helpers/in-process.js';
+import { lspForSuite, startLsp, type LspClient } from '../../helpers/lsp-client.js';
 import { tempDir } from '../../helpers/server.js';
 import { CORPUS, corpusFiles } from '../../helpers/template-corpus.js';
 
@@ -236,4 +236,47 @@ describe('reportctl lsp', () => {
     expect(await lsp.exited).toBe(1);
     expect(lsp.stderr()).toBe('');
   });
+});
+
+describe("reportctl lsp: the profile's service's catalogs, cached as the CLI caches them", () => {
+  const suite = inProcessServiceForSuite();
+  const cacheDir = tempDir('reportctl-lsp-cache-');
+  const statusOf = (lsp: LspClient) => lsp.notifications.filter((note) => note.method === 'reportctl/catalogs').map((note) => note.params as { origin: string; message: string });
+  const until = async (lsp: LspClient, origin: string, pattern: RegExp) => {
+    for (let waited = 0; waited < 15_000; waited += 50) {
+      if (statusOf(lsp).some((status) => status.origin === origin && pattern.test(status.message))) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no ${origin} status like ${pattern}: ${JSON.stringify(statusOf(lsp))}; stderr: ${lsp.stderr()}`);
+  };
+  const statisticsOffered = async (lsp: LspClient, folder: string) => {
+    const text = pretty(generalBody({ selectedStatistics: [''] }));
+    const uri = await lsp.open(join(folder, 'stats.json'), text);
+    const items = (await lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: text.split('\n').findIndex((line) => line.trim() === '""'), character: 5 } })) as CompletionItem[];
+    return items.map((item) => item.label);
+  };
+
+  it('from the service (a statistic only it has is offered), then from the cache when it is gone, else the bundled ones; each said once', async () => {
+    const { importCatalogs } = await import('../../../src/admin/operations.js');
+    const { seedCatalogs } = await import('../../../src/contract/default-catalogs.js');
+    importCatalogs(suite.server.running.store, { statistics: { ...seedCatalogs.statistics, counting: [...seedCatalogs.statistics.counting, 'canopyGapPct'] } });
+    const env = { ...suite.env, REPORTCTL_CACHE_DIR: cacheDir };
+    const online = await startLsp({ env });
+    await until(online, 'service', new RegExp(`^catalogs: from the service at ${suite.server.url}$`));
+    expect(await statisticsOffered(online, tempDir())).toContain('canopyGapPct');
+    const logged = online.notifications.filter((note) => note.method === 'window/logMessage').map((note) => (note.params as { message: string }).message);
+    expect(logged.filter((line) => line.startsWith('catalogs: from the service'))).toHaveLength(1);
+    expect(await online.close()).toBe(0);
+
+    await suite.server.stop();
+    const cached = await startLsp({ env });
+    await until(cached, 'cache', /^catalogs: the cached copy for http:\/\/127\.0\.0\.1:\d+; the service could not be asked: /);
+    expect(await statisticsOffered(cached, tempDir())).toContain('canopyGapPct');
+    expect(await cached.close()).toBe(0);
+
+    const bundled = await startLsp({ env: { ...env, REPORTCTL_CACHE_DIR: tempDir() } });
+    await until(bundled, 'bundled', /^catalogs: the ones bundled with reportctl; the service could not be asked: /);
+    expect(await statisticsOffered(bundled, tempDir())).not.toContain('canopyGapPct');
+    expect(await bundled.close()).toBe(0);
+  }, 60_000);
 });
