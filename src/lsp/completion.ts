@@ -24,20 +24,24 @@ export function templateCompletions(analysis: TemplateAnalysis, offset: number, 
   const location = getLocation(text, offset);
   const previous = location.previousNode;
   const inString = previous?.type === 'string' && offset > previous.offset && offset <= previous.offset + previous.length;
-  const replace: Span = inString ? { offset: previous.offset, length: previous.length } : { offset, length: 0 };
+  // Inside quotes the text between them is replaced (editors that insert at the cursor, such
+  // as Neovim's omnifunc, then keep one pair of quotes); elsewhere a quoted value is inserted.
+  const closed = inString && previous.length >= 2 && text[previous.offset + previous.length - 1] === '"' && offset < previous.offset + previous.length;
+  const replace: Span = inString ? { offset: previous.offset + 1, length: previous.length - (closed ? 2 : 1) } : { offset, length: 0 };
+  const written = (label: string) => (inString ? JSON.stringify(label).slice(1, -1) : JSON.stringify(label));
   const path = location.path;
-  if (location.isAtPropertyKey) return fieldCompletions(root, path.slice(0, -1), replace);
+  if (location.isAtPropertyKey) return fieldCompletions(root, path.slice(0, -1)).map((completion) => ({ ...completion, newText: written(completion.label), replace }));
   if (path[0] === 'formula' && path.length === 1 && inString) return formulaCompletions(text, offset, catalogs);
-  return valueCompletions(root, path, catalogs).map((completion) => ({ ...completion, newText: JSON.stringify(completion.label), replace }));
+  return valueCompletions(root, path, catalogs).map((completion) => ({ ...completion, newText: written(completion.label), replace }));
 }
 
-function fieldCompletions(root: Node | undefined, objectPath: Path, replace: Span): Completion[] {
+function fieldCompletions(root: Node | undefined, objectPath: Path): Value[] {
   const properties = schemaAt(objectPath)?.properties ?? {};
   const object = root ? nodeAtPath(root, objectPath.join('.')) : undefined;
   const present = new Set(object?.complete && object.node.type === 'object' ? (object.node.children ?? []).map((property) => property.children?.[0]?.value as string) : []);
   return Object.entries(properties)
     .filter(([field]) => !present.has(field))
-    .map(([field, schema]) => ({ label: field, kind: 'field' as const, ...(schema.description ? { documentation: schema.description } : {}), newText: JSON.stringify(field), replace }));
+    .map(([field, schema]) => ({ label: field, kind: 'field' as const, ...(schema.description ? { documentation: schema.description } : {}) }));
 }
 
 type Value = Omit<Completion, 'newText' | 'replace'>;

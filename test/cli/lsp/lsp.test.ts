@@ -95,6 +95,8 @@ describe('reportctl lsp', () => {
       const reportTypes = await complete('"reportType": ""', 15);
       expect(reportTypes.map((item) => item.label)).toEqual(['plant_count_summary', 'stand_density_map', 'spacing_uniformity', 'vigor_ndvi']);
       expect(reportTypes[0]!.detail).toBe('Plant count summary · Resumen de conteo de plantas');
+      // Between the quotes: an editor that inserts at the cursor keeps one pair of them.
+      expect(reportTypes[0]!.textEdit).toEqual({ range: { start: at(text, '"reportType": ""', 15), end: at(text, '"reportType": ""', 15) }, newText: 'plant_count_summary' });
       const statistics = (await complete('""\n  ]', 1)).map((item) => item.label);
       expect(statistics).toContain('plantsPerHectare');
       expect(statistics).not.toContain('totalPlants');
