@@ -282,3 +282,14 @@ describe("reportctl lsp: the profile's service's catalogs, cached as the CLI cac
     expect(await bundled.close()).toBe(0);
   }, 60_000);
 });
+
+describe('reportctl lsp --help and the README', () => {
+  it("say the same: every editor's configuration in the README's \"In your editor\" is in the help, line for line", async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## In your editor'), readme.indexOf('\n## ', readme.indexOf('## In your editor') + 1));
+    const blocks = [...section.matchAll(/```(lua|toml|json)\n([\s\S]*?)```/g)].map((match) => match[2]!);
+    expect(blocks.length).toBe(5);
+    const help = (await runInProcess(['lsp', '--help'])).stdout;
+    for (const block of blocks) expect(help).toContain(block.trimEnd().split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n'));
+  });
+});

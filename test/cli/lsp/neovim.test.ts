@@ -1,18 +1,33 @@
-// reportctl lsp with a real editor: Debian's Neovim (0.7: vim.lsp.start_client and
-// buf_attach_client, the forms before vim.lsp.start), headless, on a template in a pulled folder.
+// reportctl lsp with a real editor: Debian's Neovim 0.7, headless, set up with the README's
+// init.lua for it (vim.lsp.start_client and buf_attach_client, the forms before vim.lsp.start),
+// on a template in a pulled folder.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { vegetationBody } from '../../contract/fixtures.js';
-import { BIN, cleanEnv } from '../../helpers/cli.js';
+import { cleanEnv, reportctlBinDir } from '../../helpers/cli.js';
 import { testWith } from '../../helpers/programs.js';
-import { tempDir } from '../../helpers/server.js';
+import { closedUrl, tempDir } from '../../helpers/server.js';
 
-/** Runs `lua` in a headless Neovim with reportctl lsp attached to `file`; what it wrote to `out`, as JSON. */
-function inNeovim(folder: string, file: string, lua: string): unknown {
+/** The README's Neovim 0.7 setup: the block that starts its client with vim.lsp.start_client. */
+function readmeInitLua(): string {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const block = [...readme.matchAll(/```lua\n([\s\S]*?)```/g)].map((match) => match[1]!).find((lua) => lua.includes('vim.lsp.start_client'));
+  expect(block).toBeDefined();
+  return block!;
+}
+
+/**
+ * Opens `file` in a headless Neovim set up with the README's init.lua (reportctl on PATH, no
+ * service: the bundled catalogs), runs `lua` once diagnostics came, and returns what it
+ * passed to finish(), as JSON.
+ */
+async function inNeovim(folder: string, file: string, lua: string): Promise<unknown> {
   const out = join(folder, 'out.json');
+  const init = join(folder, 'init.lua');
   const script = join(folder, 'test.lua');
+  writeFileSync(init, readmeInitLua());
   writeFileSync(
     script,
     `local out = ${JSON.stringify(out)}
@@ -21,16 +36,14 @@ local function finish(value)
   vim.cmd('qa!')
 end
 local ok, problem = pcall(function()
-  local client = vim.lsp.start_client({ name = 'reportctl', cmd = { ${JSON.stringify(process.execPath)}, ${JSON.stringify(BIN)}, 'lsp', '--offline' }, root_dir = ${JSON.stringify(folder)} })
-  vim.cmd('edit ' .. ${JSON.stringify(file)})
-  vim.lsp.buf_attach_client(0, client)
   vim.wait(15000, function() return #vim.diagnostic.get(0) > 0 end, 50)
   ${lua}
 end)
 if not ok then finish({ error = tostring(problem) }) end
 `,
   );
-  const result = spawnSync('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${script}`], { encoding: 'utf8', timeout: 60_000, env: cleanEnv({ HOME: folder }) });
+  const env = cleanEnv({ HOME: folder, PATH: `${reportctlBinDir()}:${process.env.PATH}`, REPORTCTL_BASE_URL: await closedUrl() });
+  const result = spawnSync('nvim', ['--headless', '-u', init, '-i', 'NONE', '-n', file, '-c', `luafile ${script}`], { cwd: folder, encoding: 'utf8', timeout: 60_000, env });
   expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
   const answer = JSON.parse(readFileSync(out, 'utf8')) as { error?: string };
   expect(answer.error).toBeUndefined();
@@ -53,10 +66,10 @@ function pulledFolder() {
 }
 
 describe('reportctl lsp in Neovim', () => {
-  testWith('nvim', 'a wrong reportType and a formula error at their line and column; the report types completed; a statistic fixed', () => {
+  testWith('nvim', 'a wrong reportType and a formula error at their line and column; the report types completed; a statistic fixed', async () => {
     const { folder, file, where } = pulledFolder();
     const reportType = where('"vigor_ndv"');
-    const answer = inNeovim(
+    const answer = (await inNeovim(
       folder,
       file,
       `
@@ -79,7 +92,7 @@ describe('reportctl lsp in Neovim', () => {
   end
   vim.cmd('write')
   finish({ diagnostics = diagnostics, labels = labels, title = title })`,
-    ) as { diagnostics: Array<{ line: number; col: number; end_col: number; message: string }>; labels: string[]; title: string };
+    )) as { diagnostics: Array<{ line: number; col: number; end_col: number; message: string }>; labels: string[]; title: string };
 
     const formula = where('(NIR - R) / (NIR + R)');
     const divisor = '(NIR - R) / '.length;

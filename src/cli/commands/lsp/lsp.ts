@@ -24,18 +24,42 @@ Examples:
   $ reportctl lsp
   $ reportctl lsp --profile staging
 
-In your editor (each runs \`reportctl lsp\` for templates/*.json and formulas/*.txt):
-  Neovim 0.8+, in init.lua:
-    vim.api.nvim_create_autocmd('FileType', { pattern = { 'json', 'text' }, callback = function(args)
-      vim.lsp.start({ name = 'reportctl', cmd = { 'reportctl', 'lsp' },
-        root_dir = vim.fs.dirname(vim.fs.find({ '.git' }, { upward = true })[1]) })
-    end })
-  Helix, in languages.toml: [language-server.reportctl] command = "reportctl", args = ["lsp"],
-    and language-servers = ["reportctl"] on a [[language]] of file-types ["json"]
-  Zed, in settings.json: "lsp": { "reportctl": { "binary": { "path": "reportctl", "arguments": ["lsp"] } } }
-  VS Code: a generic LSP client extension running \`reportctl lsp\`; without one, the schema
-    mapping of \`reportctl templates schema\` (types and enums only)
-The README's "In your editor" has each in full.
+In your editor (the README's "In your editor" says the same):
+  Neovim 0.8 and later, in init.lua:
+    vim.api.nvim_create_autocmd('FileType', {
+      pattern = { 'json', 'text' },
+      callback = function(args)
+        local path = vim.api.nvim_buf_get_name(args.buf)
+        if not (path:match('/templates/[^/]+%.json$') or path:match('/formulas/[^/]+%.txt$')) then return end
+        vim.lsp.start({ name = 'reportctl', cmd = { 'reportctl', 'lsp' },
+          root_dir = vim.fs.dirname(vim.fs.find({ '.git' }, { upward = true, path = path })[1]) })
+      end,
+    })
+  Neovim 0.7 has no vim.lsp.start: start one client and attach it to each buffer:
+    local reportctl
+    vim.api.nvim_create_autocmd('BufReadPost', {
+      pattern = { '*/templates/*.json', '*/formulas/*.txt' },
+      callback = function(args)
+        reportctl = reportctl or vim.lsp.start_client({ name = 'reportctl', cmd = { 'reportctl', 'lsp' }, root_dir = vim.fn.getcwd() })
+        vim.lsp.buf_attach_client(args.buf, reportctl)
+      end,
+    })
+  Helix, in languages.toml:
+    [language-server.reportctl]
+    command = "reportctl"
+    args = ["lsp"]
+
+    [[language]]
+    name = "reportctl-template"
+    scope = "source.json"
+    grammar = "json"
+    file-types = [{ glob = "templates/*.json" }, { glob = "formulas/*.txt" }]
+    language-servers = ["reportctl"]
+  Zed: an extension that declares a reportctl server for JSON, and in settings.json:
+    { "lsp": { "reportctl": { "binary": { "path": "reportctl", "arguments": ["lsp"] } } } }
+  VS Code: a generic LSP client extension running \`reportctl lsp\` for templates/*.json;
+    without one, the schema mapping in .vscode/settings.json (types and enums only):
+    { "json.schemas": [{ "fileMatch": ["templates/*.json"], "url": "./.vscode/template.schema.json" }] }
 
 Exit status: 0 after the client's shutdown and exit, 1 when the client leaves without shutdown.`,
     );
