@@ -32,6 +32,8 @@ export function nameInText(text: string): string | undefined {
  */
 export class FolderNames {
   private readonly files = new Map<string, KnownFile>();
+  /** Open files' names by the text they were read from: a text is parsed once, not once per sibling checked. */
+  private readonly openNames = new Map<string, { text: string; name: string | undefined }>();
 
   constructor(private readonly root: () => string | undefined) {}
 
@@ -48,10 +50,23 @@ export class FolderNames {
       entries.map(async (entry) => {
         const path = join(folder, entry);
         const open = openTexts.get(path);
-        return { path, name: open !== undefined ? nameInText(open) : await this.nameOnDisk(path) };
+        return { path, name: open !== undefined ? this.nameInOpen(path, open) : await this.nameOnDisk(path) };
       }),
     );
     return (name) => names.filter((entry) => entry.name === name).map((entry) => this.shown(entry.path));
+  }
+
+  private nameInOpen(path: string, text: string): string | undefined {
+    const known = this.openNames.get(path);
+    if (known?.text === text) return known.name;
+    const name = nameInText(text);
+    this.openNames.set(path, { text, name });
+    return name;
+  }
+
+  /** An open file closed: its text is let go. */
+  forget(path: string): void {
+    this.openNames.delete(path);
   }
 
   private async nameOnDisk(path: string): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-import { filePath } from './workspace.js';
+import { filePath } from './uri.js';
 
 /** The command an editor runs to see the open template's page. */
 export const PREVIEW_COMMAND = 'reportctl.preview';

@@ -10,20 +10,13 @@ import {
 } from 'vscode-languageserver';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { dirname } from 'node:path';
 import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
 import { ExitCode, type ExitCodeValue } from '../../../cmdutil/errors.js';
-import { CatalogSource, type CatalogStatus } from './catalog-source.js';
-import { FolderNames } from './folder-names.js';
-import { registerFeatures } from './features.js';
+import type { Language } from './language.js';
 import { PREVIEW_COMMAND } from './preview-command.js';
-import { Analyses, filePath } from './workspace.js';
-import { diagnosticOf } from './protocol-shapes.js';
+import { filePath } from './uri.js';
 
 declare const __VERSION__: string | undefined;
-
-/** The notification that tells the editor where the catalogs come from (`CatalogStatus`). */
-export const CATALOG_STATUS = 'reportctl/catalogs';
 
 export interface LanguageServerOptions extends GlobalOptions {
   offline?: boolean | undefined;
@@ -56,80 +49,44 @@ export function serveLanguage(options: LanguageServerOptions, deps: CliDeps): Pr
   });
 }
 
+const capabilities: InitializeResult['capabilities'] = {
+  textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+  completionProvider: { triggerCharacters: ['"'] },
+  hoverProvider: true,
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  executeCommandProvider: { commands: [PREVIEW_COMMAND] },
+};
+
 function wire(connection: Connection, options: LanguageServerOptions, deps: CliDeps): void {
   const documents = new TextDocuments(TextDocument);
   let root: string | undefined;
-  const openTexts = () => new Map(documents.all().flatMap((document) => {
-    const path = filePath(document.uri);
-    return path === undefined ? [] : [[path, document.getText()] as const];
-  }));
-  const catalogs = new CatalogSource(options, deps, (status: CatalogStatus) => {
-    void connection.sendNotification(CATALOG_STATUS, status);
-    connection.console.info(status.message);
-    for (const document of documents.all()) diagnose.schedule(document.uri);
-  });
-  const analyses = new Analyses(() => catalogs.current, new FolderNames(() => root), openTexts);
-  const diagnose = diagnosisQueue(connection, documents, analyses);
+  let language: Language | undefined;
+  // Loaded after `initialize` is answered, or on the first message that needs it.
+  const ready = async () => (language ??= (await import('./language.js')).startLanguage(connection, documents, options, deps, () => root));
+  /** A handler that answers `empty`, and says why in the log, when it fails: the editor keeps working. */
+  const guarded =
+    <P, R>(empty: R, answer: (language: Language, params: P) => R) =>
+    async (params: P): Promise<R> => {
+      try {
+        return answer(await ready(), params);
+      } catch (error) {
+        connection.console.error(`reportctl: ${error instanceof Error ? error.message : String(error)}`);
+        return empty;
+      }
+    };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     root = folder ? filePath(folder) : undefined;
-    return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        completionProvider: { triggerCharacters: ['"'] },
-        hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-        executeCommandProvider: { commands: [PREVIEW_COMMAND] },
-      },
-      serverInfo: { name: 'reportctl', version: typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev' },
-    };
+    return { capabilities, serverInfo: { name: 'reportctl', version: typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev' } };
   });
-  connection.onInitialized(() => void catalogs.revalidate());
-  documents.onDidChangeContent(({ document }) => diagnose.schedule(document.uri));
-  documents.onDidSave(({ document }) => {
-    void catalogs.revalidate();
-    // A save may give a sibling its name, or take it away.
-    const path = filePath(document.uri);
-    for (const other of documents.all()) if (path !== undefined && filePath(other.uri) !== undefined && dirname(filePath(other.uri)!) === dirname(path)) diagnose.schedule(other.uri);
-  });
-  documents.onDidClose(({ document }) => {
-    analyses.forget(document.uri);
-    void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
-  });
-  registerFeatures(connection, documents, analyses, () => catalogs.current);
+  connection.onInitialized(guarded(undefined, (language) => void language.revalidate()));
+  documents.onDidChangeContent(({ document }) => void guarded(undefined, (language) => language.changed(document))(undefined));
+  documents.onDidSave(({ document }) => void guarded(undefined, (language) => language.saved(document))(undefined));
+  documents.onDidClose(({ document }) => void guarded(undefined, (language) => language.closed(document))(undefined));
+  connection.onCompletion(guarded(null, (language, params) => language.completion(params)));
+  connection.onHover(guarded(null, (language, params) => language.hover(params)));
+  connection.onCodeAction(guarded(null, (language, params) => language.codeAction(params)));
+  connection.onExecuteCommand(guarded(null, (language, params) => language.executeCommand(params)));
   documents.listen(connection);
-}
-
-/**
- * Diagnostics one document at a time, the latest changed first, each sent only if the
- * document has not changed meanwhile; a burst of changes to one document costs one check.
- */
-function diagnosisQueue(connection: Connection, documents: TextDocuments<TextDocument>, analyses: Analyses) {
-  const pending: string[] = [];
-  let running = false;
-  const drain = async () => {
-    for (let uri = pending.pop(); uri !== undefined; uri = pending.pop()) {
-      const document = documents.get(uri);
-      if (!document) continue;
-      try {
-        const findings = await analyses.findings(document);
-        if (documents.get(uri)?.version !== document.version) continue;
-        await connection.sendDiagnostics({ uri, version: document.version, diagnostics: findings.map((finding) => diagnosticOf(document, finding)) });
-      } catch (error) {
-        connection.console.error(`reportctl: could not check ${uri}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    running = false;
-  };
-  return {
-    schedule(uri: string) {
-      const at = pending.indexOf(uri);
-      if (at >= 0) pending.splice(at, 1);
-      pending.push(uri);
-      if (running) return;
-      running = true;
-      setImmediate(() => void drain());
-    },
-  };
 }
