@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CancellationTokenSource } from 'vscode-jsonrpc';
 import type { CodeAction, CompletionItem, Diagnostic, Hover, TextEdit } from 'vscode-languageserver-protocol';
 import { registerLsp } from '../../../src/cli/commands/lsp/lsp.js';
 import { templateFileJsonSchema } from '../../../src/contract/index.js';
@@ -228,6 +229,20 @@ describe('reportctl lsp', () => {
       expect(await suite.client.connection.sendRequest('textDocument/completion', { textDocument: {}, position: null })).toBeNull();
       expect(await suite.client.connection.sendRequest('textDocument/codeAction', { textDocument: 42, range: 'all' })).toBeNull();
       suite.client.stdin.write('Content-Length: 12\r\n\r\n{"jsonrpc":}');
+      await alive();
+    });
+
+    it('a request cancelled at once is still answered: with its result or as cancelled, never left hanging', async () => {
+      const text = pretty(generalBody({ reportType: '' }));
+      const uri = await suite.client.open(join(folder, 'cancelled.json'), text);
+      const cancel = new CancellationTokenSource();
+      const answer = suite.client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 3, character: 17 } }, cancel.token);
+      cancel.cancel();
+      const settled = await answer.then(
+        (items) => ({ answered: Array.isArray(items) }),
+        (error: { code?: number }) => ({ cancelled: error.code === -32800 }),
+      );
+      expect(Object.values(settled)).toEqual([true]);
       await alive();
     });
   });
