@@ -247,6 +247,15 @@ describe('reportctl lsp', () => {
     });
   });
 
+  it('at a terminal, says on stderr what it waits for', async () => {
+    const { testDeps } = await import('../../helpers/test-deps.js');
+    const { runLsp } = await import('../../../src/cli/commands/lsp/lsp.js');
+    const terminal = testDeps({ tty: { stdin: true } });
+    expect(await runLsp({}, terminal.deps)).toBe(1);
+    expect(terminal.stderr()).toBe('reportctl lsp: waiting for a language client on stdin (an editor starts it; see reportctl lsp --help)\n');
+    expect(terminal.stdout()).toBe('');
+  });
+
   it('leaves with exit status 1 when the client goes without shutdown, and prints nothing on stdout but the protocol', async () => {
     const lsp = await startLsp({ args: ['--offline'] });
     lsp.stdin.end();

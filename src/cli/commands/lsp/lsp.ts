@@ -1,4 +1,5 @@
 import type { CliDeps } from '../../cmdutil/context.js';
+import { writeLine } from '../../iostreams/io.js';
 import type { ExitCodeValue } from '../../cmdutil/errors.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
@@ -70,6 +71,8 @@ export function registerLsp(program: Root, deps: CliDeps, wrap: Wrap, runF: RunF
 }
 
 export async function runLsp(options: LspOptions, deps: CliDeps): Promise<ExitCodeValue> {
+  // Started by hand at a terminal it would seem to hang: say what it waits for.
+  if (deps.io.isStdinTTY()) writeLine(deps.io.stderr, 'reportctl lsp: waiting for a language client on stdin (an editor starts it; see reportctl lsp --help)');
   // The protocol's libraries load only for this command.
   const { serveLanguage } = await import('./support/server.js');
   return serveLanguage(options, deps);
