@@ -58,6 +58,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', '../dashboard/*', 'node:*', 'fastify', 'undici', 'better-sqlite3', 'commander', '@resvg/*'] }] },
   },
   {
+    // The language server's logic is protocol-free: a document's text in, findings, completions,
+    // hovers and fixes out, from contract/, formula/ and preview/ only; the verb wires the protocol.
+    files: ['src/lsp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../client/*', '../server/*', '../admin/*', '../dashboard/*', 'node:*', 'vscode-languageserver', 'vscode-languageserver/*', 'vscode-jsonrpc', 'fastify', 'undici', 'better-sqlite3', 'commander'] }] },
+  },
+  {
     files: ['src/client/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../server/*', '../admin/*', 'fastify', 'better-sqlite3'] }] },
   },

@@ -14,6 +14,6 @@ if (!process.env.REPORTCTL_WRITE_CODE_CACHE && Number(process.versions.node.spli
 // Two caches of the CLI: one made by `formula check` for the offline commands, one by
 // `templates list` that also holds the client's code (one cache of both slows the offline ones).
 // Every top-level command is here or is offline (test/cli/code-cache.test.ts holds the two to the tree).
-const CLIENT_GROUPS = new Set(['parity', 'templates', 'catalogs', 'queues', 'queue-runs', 'analyses', 'api', 'auth', 'doctor', '__complete']);
+const CLIENT_GROUPS = new Set(['parity', 'templates', 'catalogs', 'queues', 'queue-runs', 'analyses', 'api', 'auth', 'doctor', 'lsp', '__complete']);
 const kind = process.argv.slice(2).some((arg) => CLIENT_GROUPS.has(arg)) ? 'client' : undefined;
 loadCompiled(path.join(__dirname, '..', 'dist', 'main.cjs'), module, kind).main();

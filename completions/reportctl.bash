@@ -2,7 +2,7 @@
 # Load it with:  source <(reportctl completion bash)
 _reportctl_subcommands() {
   case "$1" in
-    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve parity admin completion doctor help' ;;
+    '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve parity admin completion doctor lsp help' ;;
     'templates') echo 'list get presets create replace edit delete validate schema preview pull diff apply' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
@@ -37,6 +37,7 @@ _reportctl_verb() {
     '|admin') echo 'admin' ;;
     '|completion') echo 'completion' ;;
     '|doctor') echo 'doctor' ;;
+    '|lsp') echo 'lsp' ;;
     '|help') echo 'help' ;;
     'templates|list') echo 'list' ;;
     'templates|ls') echo 'list' ;;
@@ -117,7 +118,7 @@ _reportctl_flags() {
     'templates replace') echo '--file --help' ;;
     'templates edit') echo '--help' ;;
     'templates delete') echo '--yes --help' ;;
-    'templates validate') echo '--file --offline --help' ;;
+    'templates validate') echo '--file --offline --unique-names --help' ;;
     'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --watch --help' ;;
     'templates pull') echo '--force --help' ;;
@@ -177,6 +178,7 @@ _reportctl_flags() {
     'admin faults clear') echo '--db --help' ;;
     'completion') echo '--help' ;;
     'doctor') echo '--help' ;;
+    'lsp') echo '--stdio --offline --help' ;;
     'help') echo '--help' ;;
     'help reference') echo '--man --help' ;;
   esac

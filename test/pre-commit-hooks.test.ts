@@ -62,6 +62,33 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(bad.output).not.toMatch(/templates\/good\.json: invalid/);
   }, 180_000);
 
+  testWith('pre-commit', 'the templates hook sees the whole folder for names, checks only staged contents, and names every file', () => {
+    const dir = tempDir('reportctl-project-');
+    const git = (...args: string[]) => expect(run('git', args, dir).status).toBe(0);
+    git('init', '-q');
+    mkdirSync(join(dir, 'templates'));
+    writeFileSync(join(dir, 'templates', 'lot-7.json'), json(generalBody({ name: 'Lot 7' })));
+    writeFileSync(join(dir, 'templates', 'draft.json'), json(generalBody({ name: 'Draft', analysisType: 'countng' })));
+    git('add', 'templates/lot-7.json');
+    git('commit', '-q', '-m', 'lot 7');
+    // A second file with the first one's name, staged alone; the unstaged draft is not checked.
+    writeFileSync(join(dir, 'templates', 'lot-7-copy.json'), json(generalBody({ name: 'Lot 7', paperSize: 'a4' })));
+    git('add', 'templates/lot-7-copy.json');
+    const env = { PATH: `${reportctlBinDir()}:${process.env.PATH}`, PRE_COMMIT_HOME: tempDir('reportctl-pre-commit-home-'), REPORTCTL_BASE_URL: 'http://127.0.0.1:9' };
+    const clash = run('pre-commit', ['try-repo', hooksRepository(), 'reportctl-templates-validate'], dir, env);
+    expect(clash.status, clash.output).toBe(1);
+    expect(clash.output).toContain('templates/lot-7-copy.json: invalid: 1 issue');
+    expect(clash.output).toContain('name: "Lot 7" is also the name in templates/lot-7.json');
+    expect(clash.output).not.toContain('draft.json');
+
+    // One file staged, not JSON: its verdict still names it.
+    writeFileSync(join(dir, 'templates', 'lot-7-copy.json'), '{"name": "Lot 7",');
+    git('add', 'templates/lot-7-copy.json');
+    const broken = run('pre-commit', ['try-repo', hooksRepository(), 'reportctl-templates-validate'], dir, env);
+    expect(broken.status, broken.output).toBe(1);
+    expect(broken.output).toMatch(/templates\/lot-7-copy\.json: invalid: not valid JSON: line 1, column 18/);
+  }, 180_000);
+
   testWith('pre-commit', 'the formulas hook checks every formula file given, skipping comments', () => {
     const hook = project({
       'formulas/indices.txt': '# vigour\n(NIR - R) / (NIR + R + eps)\n',

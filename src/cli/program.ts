@@ -14,6 +14,7 @@ import { registerConfigCommands } from './commands/config/index.js';
 import { registerAuthCommands } from './commands/auth/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
+import { registerLsp } from './commands/lsp/lsp.js';
 import { registerHelp } from './commands/help/index.js';
 import type { CliDeps } from './cmdutil/context.js';
 import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } from './cmdutil/errors.js';
@@ -44,6 +45,7 @@ const groups: ReadonlyArray<readonly [name: string, register: Register]> = [
   // `completion` prints a script built from the whole tree; `__complete` only fetches ids.
   ['__complete', registerCompletion],
   ['doctor', registerDoctor],
+  ['lsp', registerLsp],
   ['help', registerHelp],
 ];
 /** Root options that take a value, so the word after them is not a command. */

@@ -11,3 +11,4 @@ export { print } from './print.js';
 export { defaultFormulaRules, MAX_FORMULA_LENGTH, type FormulaRules } from './rules.js';
 export { scan } from './lexer.js';
 export type { Token, TokenKind } from './tokens.js';
+export { formulaLines, type FormulaLine } from './formula-file.js';

@@ -3,6 +3,6 @@
 export { renderTemplateSvg, type Preview, type PreviewOptions } from './svg.js';
 export { elementColours, problemColour, unknownElementColour } from './colours.js';
 export { renderColourScaleSvg } from './colour-scale.js';
-export { layoutPage, elementLabels, paperSizesMm, type Orientation, type PageLayout, type PlacedElement, type ElementType, type Box, type ColourStop } from './page.js';
+export { layoutPage, elementLabels, paperSizesMm, type Orientation, type PageLayout, type PlacedElement, type Overlap, type ElementType, type Box, type ColourStop } from './page.js';
 export { sketchPage, type SketchOptions } from './sketch.js';
 export { escapeXml } from './xml.js';

@@ -66,6 +66,14 @@ export interface PageLayout {
   /** The colour scale the legend draws (the template's, or the catalog's for its index). */
   colourStops?: ColourStop[];
   problems: string[];
+  /** The overlaps among `problems`, by the elements' paths (the first of each pair as listed). */
+  overlaps: Overlap[];
+}
+
+export interface Overlap {
+  path: string;
+  otherPath: string;
+  message: string;
 }
 
 export interface PageLayoutOptions {
@@ -121,7 +129,8 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
   if (rawElements.length > MAX_ELEMENTS_DRAWN) {
     problems.push(`The ${orientation} layout has ${rawElements.length} elements: only the first ${MAX_ELEMENTS_DRAWN} are drawn.`);
   }
-  const elements = placeElements(rawElements.slice(0, MAX_ELEMENTS_DRAWN), `layouts.${orientation}.elements`, printable, page, problems);
+  const overlaps: Overlap[] = [];
+  const elements = placeElements(rawElements.slice(0, MAX_ELEMENTS_DRAWN), `layouts.${orientation}.elements`, printable, page, { problems, overlaps });
 
   const result: PageLayout = {
     name: typeof document.name === 'string' && document.name !== '' ? document.name : '(unnamed template)',
@@ -131,6 +140,7 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
     printable,
     elements,
     problems,
+    overlaps,
   };
   if (document.reportCategory === 'vegetation_index' && typeof document.indexName === 'string') {
     result.index = { name: document.indexName };
@@ -176,14 +186,20 @@ interface ReadElement {
   unit: Box;
 }
 
-function placeElements(raw: unknown[], basePath: string, printable: Box, page: { width: number; height: number }, problems: string[]): PlacedElement[] {
+function placeElements(
+  raw: unknown[],
+  basePath: string,
+  printable: Box,
+  page: { width: number; height: number },
+  found: { problems: string[]; overlaps: Overlap[] },
+): PlacedElement[] {
   const read: ReadElement[] = [];
   raw.forEach((candidate, index) => {
     const path = `${basePath}.${index}`;
     const element = isRecord(candidate) ? candidate : {};
     const { x, y, width, height } = element;
     if (!isFiniteNumber(x) || !isFiniteNumber(y) || !isFiniteNumber(width) || !isFiniteNumber(height) || width < 0 || height < 0) {
-      problems.push(`The element at ${path} has no box (x, y, width and height from 0 to 1), so it is not drawn.`);
+      found.problems.push(`The element at ${path} has no box (x, y, width and height from 0 to 1), so it is not drawn.`);
       return;
     }
     const type = (layoutElementTypes as readonly unknown[]).includes(element.type) ? (element.type as ElementType) : null;
@@ -196,7 +212,7 @@ function placeElements(raw: unknown[], basePath: string, printable: Box, page: {
     if (x < -EPSILON || y < -EPSILON || x + width > 1 + EPSILON || y + height > 1 + EPSILON) {
       flagged.add(element);
       const place = outsidePage(toPage(element.unit, printable), page) ? 'the page' : 'the printable area';
-      problems.push(`The ${element.label} at ${element.path} leaves ${place}.`);
+      found.problems.push(`The ${element.label} at ${element.path} leaves ${place}.`);
     }
   }
   let overlapCount = 0;
@@ -206,10 +222,13 @@ function placeElements(raw: unknown[], basePath: string, printable: Box, page: {
       flagged.add(first);
       flagged.add(second);
       overlapCount += 1;
-      if (overlapCount <= MAX_OVERLAPS_LISTED) problems.push(`The ${first.label} at ${first.path} overlaps the ${second.label} at ${second.path}.`);
+      if (overlapCount > MAX_OVERLAPS_LISTED) continue;
+      const message = `The ${first.label} at ${first.path} overlaps the ${second.label} at ${second.path}.`;
+      found.problems.push(message);
+      found.overlaps.push({ path: first.path, otherPath: second.path, message });
     }
   });
-  if (overlapCount > MAX_OVERLAPS_LISTED) problems.push(`And ${overlapCount - MAX_OVERLAPS_LISTED} more overlaps.`);
+  if (overlapCount > MAX_OVERLAPS_LISTED) found.problems.push(`And ${overlapCount - MAX_OVERLAPS_LISTED} more overlaps.`);
   return read.map((element) => ({ path: element.path, type: element.type, box: toPage(drawable(element.unit), printable), flagged: flagged.has(element) }));
 }
 

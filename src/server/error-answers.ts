@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { bodyRuleMessages } from '../contract/template-rules.js';
 import { ApiError, validationFailed } from './errors.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { isBusyError } from './store/index.js';
@@ -9,7 +10,7 @@ export type AnswerError = (error: unknown, reply: FastifyReply) => FastifyReply;
 function fromFrameworkError(error: FastifyError): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+      return new ApiError('PAYLOAD_TOO_LARGE', bodyRuleMessages.tooLarge);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -19,7 +20,7 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
   if (error.statusCode === 400 || error instanceof SyntaxError) {
     return new ApiError('VALIDATION_FAILED', 'Request body failed validation', [{ path: '', message: 'The body is not valid JSON' }]);
   }
-  if (error.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+  if (error.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE', bodyRuleMessages.tooLarge);
   if (error.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
   return null;
 }

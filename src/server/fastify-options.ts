@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
+import { MAX_BODY_BYTES } from '../contract/template-rules.js';
 import { noSchemaCompilers } from './no-schema-compilers.js';
-
-const MIB = 1024 * 1024;
 
 export interface ConnectionLimits {
   /** The whole request must arrive within this (default 30 s)... */
@@ -37,7 +36,7 @@ export function fastifyOptions(
     logger: false,
     // Routes validate with zod and send their own bytes: no ajv or fast-json-stringify to load.
     schemaController: noSchemaCompilers,
-    bodyLimit: MIB,
+    bodyLimit: MAX_BODY_BYTES,
     requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
     // Node enforces both deadlines only when it checks its connections, every 30 s by

@@ -1,21 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { ValidationIssue } from '../contract/index.js';
+import { bodyRuleMessages, MAX_JSON_DEPTH, refusedValues } from '../contract/template-rules.js';
 import type { IncomingMessage } from 'node:http';
 import { decodeUtf8, NotUtf8Error } from '../encoding/utf8.js';
 import { validationFailed } from './errors.js';
 
 /**
- * Far deeper than any template (a layout element's own properties included), far shallower
- * than what overflows the stack when a document is serialised again (JSON.stringify recurses).
- */
-const MAX_JSON_DEPTH = 64;
-
-/** Reported at most, so that a body full of refused values gets a short answer. */
-const MAX_VALUE_ISSUES = 20;
-
-/**
  * The one way bodies are read: JSON only, UTF-8 only, bounded nesting, no poisoned prototypes,
- * and no value that JSON.parse accepts but that would come back changed (see refusedValues).
+ * and no value that JSON.parse accepts but that would come back changed (refusedValues, contract/template-rules.ts).
  * A body answered without being read is read before the answer goes (drainUnread).
  */
 export function registerJsonBody(app: FastifyInstance): void {
@@ -39,16 +30,16 @@ export function registerJsonBody(app: FastifyInstance): void {
       text = decodeUtf8(body as Buffer);
     } catch (error) {
       const where = error instanceof NotUtf8Error ? `: ${error.reason}` : '';
-      return done(validationFailed([{ path: '', message: `The body is not valid UTF-8${where}` }]), undefined);
+      return done(validationFailed([{ path: '', message: `${bodyRuleMessages.notUtf8}${where}` }]), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
     if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
-      return done(validationFailed([{ path: '', message: `The body is nested more than ${MAX_JSON_DEPTH} levels deep` }]), undefined);
+      return done(validationFailed([{ path: '', message: bodyRuleMessages.tooDeep }]), undefined);
     }
     jsonParser(request, text, (error, value) => {
       // Fastify reports a poisoned prototype as invalid JSON; it is valid JSON with a refused key.
       if (error && isJson(text)) {
-        return done(validationFailed([{ path: '', message: 'The body has a forbidden key (__proto__, or constructor.prototype)' }]), undefined);
+        return done(validationFailed([{ path: '', message: bodyRuleMessages.forbiddenKey }]), undefined);
       }
       if (error) return done(error, undefined);
       const issues = refusedValues(value);
@@ -89,47 +80,6 @@ export function drainUnread(raw: IncomingMessage): Promise<void> | undefined {
     raw.on('data', count).once('end', done).once('error', done).once('close', done);
     raw.resume();
   });
-}
-
-/** A UTF-16 half without its other half: JSON's `\ud800` escape makes one; UTF-8 cannot carry it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** C0 controls but tab, LF and CR (text and formulas may hold those), DEL, and C1 controls. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-
-/**
- * Values JSON.parse accepts that could not be stored and read back as sent: numbers too large
- * for a double (`1e309` is Infinity, which JSON.stringify writes as null), strings and keys
- * with a lone surrogate (not UTF-8, so not storable as text) or with control characters
- * (stored, and then printed to someone's terminal). Each is reported at its own path.
- */
-export function refusedValues(body: unknown): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const refuse = (path: string, message: string) => {
-    if (issues.length < MAX_VALUE_ISSUES) issues.push({ path, message: `${path === '' ? 'request body' : path}: ${message}` });
-  };
-  const stringProblem = (text: string) =>
-    LONE_SURROGATE.test(text) ? 'contains a lone surrogate' : CONTROL.test(text) ? 'contains a control character' : null;
-  const visit = (value: unknown, path: string): void => {
-    if (issues.length >= MAX_VALUE_ISSUES) return;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) refuse(path, 'must be a finite number');
-    } else if (typeof value === 'string') {
-      const problem = stringProblem(value);
-      if (problem) refuse(path, problem);
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, path === '' ? String(index) : `${path}.${index}`));
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        const itemPath = path === '' ? key : `${path}.${key}`;
-        const problem = stringProblem(key);
-        if (problem) refuse(itemPath, `the name ${problem}`);
-        visit(item, itemPath);
-      }
-    }
-  };
-  visit(body, '');
-  return issues;
 }
 
 function isJson(text: string): boolean {

@@ -1,32 +1,19 @@
-import { MAX_TEMPLATE_BYTES, validateTemplateBody, type Catalogs, type TemplateBody, type ValidationIssue } from '../contract/index.js';
+import { checkTemplateDocument, type Catalogs, type TemplateBody, type ValidationIssue } from '../contract/index.js';
 import { ApiError, validationFailed } from './errors.js';
-import { refusedValues } from './json-body.js';
 
 /**
  * What a template must be to be stored, however it arrives (POST, PUT, a snapshot import):
- * valid against the catalogs, and small enough that a page of 100 stays under 26 MiB.
+ * every rule of contract/template-rules.ts, which the CLI's checks share.
  */
 export function storableTemplate(body: unknown, catalogs: Catalogs): TemplateBody {
-  const validation = validateTemplateBody(body, catalogs);
-  if (!validation.success) throw validationFailed(validation.issues);
-  if (Buffer.byteLength(JSON.stringify(validation.template)) > MAX_TEMPLATE_BYTES) {
-    throw new ApiError('PAYLOAD_TOO_LARGE', `A stored template is at most ${MAX_TEMPLATE_BYTES / 1024} KiB (as JSON, with its defaults)`);
-  }
-  return validation.template;
+  const check = checkTemplateDocument(body, catalogs);
+  if (check.success) return check.template;
+  if (check.error === 'PAYLOAD_TOO_LARGE') throw new ApiError('PAYLOAD_TOO_LARGE', check.issues[0]!.message);
+  throw validationFailed(check.issues);
 }
 
-/**
- * A whole template document checked as the API checks a body: first the values any body must
- * not hold (json-body.ts), then storableTemplate. Each issue is at its path in the document.
- */
+/** A whole template document's issues, each at its path in the document (none when it is storable). */
 export function templateIssues(document: unknown, catalogs: Catalogs): ValidationIssue[] {
-  const refused = refusedValues(document);
-  if (refused.length > 0) return refused;
-  try {
-    storableTemplate(document, catalogs);
-    return [];
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return error.issues ?? [{ path: '', message: error.message }];
-  }
+  const check = checkTemplateDocument(document, catalogs);
+  return check.success ? [] : check.issues;
 }

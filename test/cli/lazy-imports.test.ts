@@ -11,7 +11,7 @@ import { createTemplate } from '../helpers/http.js';
 import { cancelRun, createQueue, enqueueRun } from '../../src/admin/operations.js';
 import { openStore } from '../../src/server/open-store.js';
 
-const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg', 'diff/', 'jq-web'];
+const HEAVY = ['undici', 'fastify', 'better-sqlite3', '@inquirer', 'ora', 'zod', 'conf', 'cli-table3', '@resvg', 'diff/', 'jq-web', 'vscode-'];
 
 /** Every module URL the command resolved, recorded by a loader hook. */
 function modulesLoadedBy(args: string[], env: Record<string, string> = {}): string[] {
@@ -120,6 +120,20 @@ describe('heavy modules load lazily', () => {
     const withDb = modulesLoadedBy(['admin', 'accounts', 'list', '--db', ':memory:', '--json']);
     expect(withDb.some((url) => url.includes('/node_modules/better-sqlite3'))).toBe(true);
     expect(withDb.some((url) => url.includes('/dist/embedded.cjs'))).toBe(true);
+  });
+
+  it("the language server's packages load for `lsp` only", () => {
+    const probe = moduleProbe();
+    const message = (body: object) => {
+      const text = JSON.stringify({ jsonrpc: '2.0', ...body });
+      return `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+    };
+    const input = message({ id: 1, method: 'shutdown' }) + message({ method: 'exit' });
+    const result = spawnSync(process.execPath, ['--require', probe.register, BIN, 'lsp', '--offline'], { encoding: 'utf8', input, env: cleanEnv() });
+    expect(result.status, result.stderr).toBe(0);
+    const loaded = probe.requires().map(([url]) => url);
+    expect(loaded.some((url) => url.includes('/node_modules/vscode-languageserver/'))).toBe(true);
+    expect(modulesLoadedBy(['templates', 'validate', '--offline', ids.file]).filter((url) => url.includes('/node_modules/vscode-'))).toEqual([]);
   });
 
   it('admin commands do not load the HTTP framework (scripts/build.mjs)', () => {

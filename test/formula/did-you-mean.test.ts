@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { didYouMean, editDistance, nearestName } from '../../src/formula/index.js';
-import { closestMatch } from '../../src/cli/cmdutil/suggest.js';
+import { closestMatch } from '../../src/contract/closest-match.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and adjacent swaps', () => {

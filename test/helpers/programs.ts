@@ -15,6 +15,7 @@ export const EXTERNAL_PROGRAMS = {
   chromium: { install: 'apt-get install chromium', needed: 'dashboard and preview page tests in a real browser' },
   'pre-commit': { install: 'apt-get install pre-commit', needed: 'tests of the pre-commit hooks (.pre-commit-hooks.yaml)' },
   shellcheck: { install: 'apt-get install shellcheck', needed: "the check of the README's shell" },
+  nvim: { install: 'apt-get install neovim', needed: 'tests of reportctl lsp with a real editor' },
 } as const;
 
 export type ExternalProgram = keyof typeof EXTERNAL_PROGRAMS;

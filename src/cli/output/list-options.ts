@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '../cmdutil/typed-commander.js';
 import { describeChoices, type ChoiceNotes } from '../cmdutil/choice-notes.js';
-import { closestMatch } from '../cmdutil/suggest.js';
+import { closestMatch } from '../../contract/closest-match.js';
 import { integerOption } from '../cmdutil/option-parsers.js';
 
 export interface ListOptions {

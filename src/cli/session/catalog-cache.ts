@@ -78,6 +78,14 @@ async function parsed(cache: CacheFile | undefined): Promise<Catalogs | undefine
 }
 
 /**
+ * The catalogs kept for this service and key, however old: what the language server checks
+ * against until the service answers, or when it cannot be reached.
+ */
+export async function storedCatalogs(session: Session, env: CliDeps['env']): Promise<Catalogs | undefined> {
+  return parsed(await readCache(cacheFile(session, env)));
+}
+
+/**
  * The three catalogs, read at most once per command and kept on disk per service and key as
  * the service's Cache-Control says (`serve` says `no-cache`: ask again before each use; a few
  * minutes when it says nothing). Once stale they are revalidated with their ETags, so an

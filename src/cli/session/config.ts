@@ -6,7 +6,7 @@ import type { Env } from '../iostreams/io.js';
 import { NOT_UTF8_HINT, UsageError } from '../cmdutil/errors.js';
 import { decodeUtf8, NotUtf8Error } from '../../encoding/utf8.js';
 import { importPackage } from '../cmdutil/import-package.js';
-import { closestMatch } from '../cmdutil/suggest.js';
+import { closestMatch } from '../../contract/closest-match.js';
 
 /** One named set of connection settings in the config file. */
 export interface Profile {

@@ -151,12 +151,38 @@ describe('templates validate', () => {
 });
 
 describe('templates validate flags', () => {
+  it('--unique-names: a name another file of the folder holds is an issue of each such file, given or not; every verdict names its file', async () => {
+    const folder = tempDir('reportctl-validate-names-');
+    const place = (name: string, body: unknown) => {
+      writeFileSync(join(folder, name), JSON.stringify(body, null, 2));
+      return join(folder, name);
+    };
+    const first = place('lot-7.json', generalBody({ name: 'Lot 7' }));
+    const second = place('lot-7-copy.json', generalBody({ name: 'Lot 7', paperSize: 'a4' }));
+    const other = place('lot-8.json', generalBody({ name: 'Lot 8' }));
+    writeFileSync(join(folder, 'notes.json'), '{');
+    const env = { REPORTCTL_CONFIG_DIR: tempDir() };
+    // Only the second file given, as pre-commit gives the one file a commit stages.
+    const one = await runInProcess(['templates', 'validate', '--offline', '--unique-names', second, other], { env });
+    expect(one.code).toBe(1);
+    expect(one.stdout).toContain(`${second}: invalid: 1 issue\n  name: "Lot 7" is also the name in ${first}; each file of a folder needs its own\n`);
+    expect(one.stdout).toContain(`${other}: valid\n`);
+    const alone = await runInProcess(['templates', 'validate', '--offline', '--unique-names', other], { env });
+    expect(alone.stdout).toBe(`${other}: valid\n`);
+    // Without the flag the folder is not read.
+    expect((await runInProcess(['templates', 'validate', '--offline', second], { env })).stdout).toBe('valid\n');
+    const broken = join(folder, 'notes.json');
+    const named = await runInProcess(['templates', 'validate', '--offline', '--unique-names', broken], { env });
+    expect(named.stdout).toBe(`${broken}: invalid: not valid JSON: line 1, column 2: close brace expected\n`);
+  });
+
   itParsesFlags(
     (program, deps, wrap, runF) => registerTemplatesValidate(program.command('templates'), deps, wrap, runF),
     [
       [['templates', 'validate', 'a.json'], { options: {}, args: [['a.json']] }],
       [['templates', 'validate', 'a.json', 'b.json', '--json'], { options: { json: true }, args: [['a.json', 'b.json']] }],
       [['templates', 'validate', '--file', '-', '--offline'], { options: { file: '-', offline: true }, args: [[]] }],
+      [['templates', 'validate', 'a.json', '--unique-names'], { options: { uniqueNames: true }, args: [['a.json']] }],
       [['templates', 'validate'], { options: {}, args: [[]] }],
       [['templates', 'validate', '-f'], { usage: /option '-f, --file <path>' argument missing/ }],
       [['templates', 'validate', 'a.json', '--strict'], { usage: /unknown option '--strict'/ }],

@@ -1,4 +1,5 @@
 import { checkFormula } from '../../../formula/check.js';
+import { formulaLines } from '../../../formula/formula-file.js';
 import { defaultFormulaRules, type FormulaRules } from '../../../formula/rules.js';
 import type { CliDeps, GlobalOptions } from '../../cmdutil/context.js';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
@@ -57,12 +58,7 @@ async function formulasToCheck(options: FormulaCheckOptions, deps: CliDeps): Pro
     return [{ formula: options.formula }];
   }
   const text = await readInputText(options.file, deps, '--file');
-  const lines: Line[] = [];
-  text.split('\n').forEach((raw, index) => {
-    const formula = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (formula.trim() === '' || formula.trimStart().startsWith('#')) return;
-    lines.push({ label: `line ${index + 1}`, formula });
-  });
+  const lines: Line[] = formulaLines(text).map(({ line, formula }) => ({ label: `line ${line}`, formula }));
   if (lines.length === 0) throw new UsageError(`--file: no formulas in ${options.file === '-' ? 'stdin' : options.file}`);
   return lines;
 }

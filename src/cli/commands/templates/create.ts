@@ -7,7 +7,7 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/v
 import type { Session } from '../../session/session.js';
 import { submitTemplate } from './support/submit.js';
 import { printJson } from '../../output/output.js';
-import { closestMatch } from '../../cmdutil/suggest.js';
+import { closestMatch } from '../../../contract/closest-match.js';
 import { readJsonInput } from '../../cmdutil/input.js';
 import { runCreateWizard } from './support/wizard.js';
 

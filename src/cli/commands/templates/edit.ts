@@ -68,7 +68,7 @@ function withoutErrors(text: string): string {
 export async function runTemplatesEdit(reference: string, options: TemplatesEditOptions, deps: CliDeps): Promise<void> {
   if (deps.editor.command === undefined) throw new UsageError('no editor to open', 'set EDITOR (or VISUAL)');
   // The contract loads zod; the cache, node:crypto.
-  const [{ validateTemplateBody }, { cachedCatalogs }] = await Promise.all([import('../../../contract/index.js'), import('../../session/catalog-cache.js')]);
+  const [{ checkTemplateDocument }, { cachedCatalogs }] = await Promise.all([import('../../../contract/index.js'), import('../../session/catalog-cache.js')]);
   const session = await deps.api(options);
   const template = await resolveTemplate(session.api, reference, deps.signal);
   const id = template.id;
@@ -98,7 +98,7 @@ export async function runTemplatesEdit(reference: string, options: TemplatesEdit
         return;
       }
       const catalogs = await cachedCatalogs(session, deps);
-      const validation = validateTemplateBody(body, catalogs);
+      const validation = checkTemplateDocument(body, catalogs);
       if (!validation.success) {
         throw await invalidTemplate('the edited template is not valid; nothing was sent', validation.issues, body, async () => catalogs, undefined, [kept]);
       }

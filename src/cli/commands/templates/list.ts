@@ -6,7 +6,7 @@ import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/v
 import { UsageError } from '../../cmdutil/errors.js';
 import type { Session } from '../../session/session.js';
 import { templateColumns } from './support/columns.js';
-import { closestMatch } from '../../cmdutil/suggest.js';
+import { closestMatch } from '../../../contract/closest-match.js';
 import { printList } from '../../output/list-output.js';
 
 const verb = (parent: Parent) =>

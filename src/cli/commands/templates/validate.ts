@@ -14,6 +14,7 @@ const verb = (parent: Parent) =>
     .argument('[files...]', 'template documents as JSON')
     .option('-f, --file <path>', 'a template document as JSON (`-` reads stdin)')
     .option('--offline', 'check against the catalogs bundled with reportctl (the ones `serve` starts with), without the service')
+    .option('--unique-names', "also refuse a template name that another *.json file of the file's folder holds, as diff and apply do; every verdict names its file")
     .addHelpText(
       'after',
       `
@@ -22,6 +23,10 @@ Examples:
   $ reportctl templates validate templates/*.json --json
   $ reportctl templates get ID --json | reportctl templates validate --file -
   $ reportctl templates validate --offline template.json
+  $ reportctl templates validate --offline --unique-names templates/lot-7.json
+
+With --unique-names (the pre-commit hook's mode) the files beside each one are read for their
+names only, so a commit that stages one of two files holding a name is refused.
 
 The catalogs are read once per command and kept for a few minutes per service and key, so a
 loop over many files costs no more requests than one.
@@ -43,16 +48,18 @@ export function registerTemplatesValidate(
 
 export async function runTemplatesValidate(files: string[], options: TemplatesValidateOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (files.length === 0) throw new UsageError('missing a template document to check', 'give FILE… or --file PATH (`-` reads stdin)');
-  const { validateTemplateBody } = await import('../../../contract/index.js');
+  const { checkTemplateDocument } = await import('../../../contract/index.js');
   // Every file is read first, and one that cannot be read or parsed is a verdict of its own:
   // the others are still checked.
   const documents = await Promise.all(files.map((file) => readDocument(file, deps)));
   const catalogs = documents.some((document) => 'body' in document) ? await catalogsToCheckWith(options, deps) : undefined;
-  const checked = documents.map((document): CheckedDocument => {
+  let checked = documents.map((document): CheckedDocument => {
     const label = document.file === '-' ? 'stdin' : document.file;
-    return 'body' in document ? { label, body: document.body, validation: validateTemplateBody(document.body, catalogs!) } : { label, reason: document.reason };
+    return 'body' in document ? { label, body: document.body, validation: checkTemplateDocument(document.body, catalogs!) } : { label, reason: document.reason };
   });
-  const invalid = await printVerdicts(checked, catalogs, deps, { json: options.json, named: files.length > 1 });
+  if (options.uniqueNames) checked = await (await import('./support/name-clashes.js')).withNameClashes(checked);
+  const named = files.length > 1 || options.uniqueNames === true;
+  const invalid = await printVerdicts(checked, catalogs, deps, { json: options.json, named });
   if (invalid > 0) throw invalidDocuments(invalid, files.length, checked[0]!.label);
   return ExitCode.ok;
 }

@@ -1,5 +1,5 @@
 import type { AnalysisType, Catalogs, ValidationIssue } from '../../../../contract/index.js';
-import { closestMatch } from '../../../cmdutil/suggest.js';
+import { closestMatch } from '../../../../contract/closest-match.js';
 import { escapeControls } from '../../../iostreams/sanitize.js';
 
 const NUMERIC_FIELDS = new Set(['mapResolution', 'saviL', 'margins.top', 'margins.right', 'margins.bottom', 'margins.left']);

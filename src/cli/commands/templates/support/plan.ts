@@ -1,4 +1,4 @@
-import { validateTemplateBody, type Template, type TemplateBody } from '../../../../contract/index.js';
+import { checkTemplateDocument, type Template, type TemplateBody } from '../../../../contract/index.js';
 import { cachedCatalogs } from '../../../session/catalog-cache.js';
 import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
 import { UsageError, type ExitCodeValue } from '../../../cmdutil/errors.js';
@@ -100,7 +100,7 @@ export async function planFromFolder(dir: string, options: PlanOptions, deps: Cl
   const catalogs = await cachedCatalogs(session, deps);
   deps.io.progress.stop();
   const checked: CheckedDocument[] = files.map(({ file, parsed }) =>
-    parsed.success ? { label: file, body: parsed.value, validation: validateTemplateBody(parsed.value, catalogs) } : { label: file, reason: parsed.reason },
+    parsed.success ? { label: file, body: parsed.value, validation: checkTemplateDocument(parsed.value, catalogs) } : { label: file, reason: parsed.reason },
   );
   const invalid = checked.filter((document) => !('validation' in document) || !document.validation.success);
   if (invalid.length > 0) {

@@ -23,7 +23,7 @@ const ANALYSIS_TYPE_HINTS: Record<AnalysisType, string> = {
  * An aborted prompt (Ctrl-C) propagates; the top level maps it to exit code 130.
  */
 export async function runCreateWizard(session: Session, options: GlobalOptions, deps: CliDeps): Promise<Record<string, unknown> | null> {
-  const { validateTemplateBody } = await import('../../../../contract/index.js');
+  const { checkTemplateDocument } = await import('../../../../contract/index.js');
   const prompts = deps.prompter;
 
   deps.io.progress.update('reading presets and catalogs');
@@ -68,7 +68,7 @@ export async function runCreateWizard(session: Session, options: GlobalOptions, 
 
   // Every answer came from the catalogs, so this should pass; if a preset or the catalogs
   // disagree with the rules, say so here rather than after a round trip.
-  const validation = validateTemplateBody(body, catalogs);
+  const validation = checkTemplateDocument(body, catalogs);
   if (!validation.success) {
     throw new CliError('the template built from your answers is not valid; nothing was sent', ExitCode.failed, undefined, {
       code: 'VALIDATION_FAILED',

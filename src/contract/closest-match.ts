@@ -1,4 +1,4 @@
-import { didYouMean, type NearnessPolicy } from '../../formula/did-you-mean.js';
+import { didYouMean, type NearnessPolicy } from '../formula/did-you-mean.js';
 
 /** Values the CLI checks (statistics, report types, profiles) are longer words than formula names. */
 const optionValueNearness: NearnessPolicy = {
