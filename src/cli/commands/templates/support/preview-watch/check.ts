@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { decodeUtf8, NotUtf8Error } from '../../../../../encoding/utf8.js';
 import type { Orientation } from '../../../../../preview/index.js';
 import type { PictureEvent, PreviewEvent } from '../../../../../preview-page/protocol.js';
 import { parseJson, unreadableReason } from '../../../../cmdutil/input.js';
@@ -33,17 +34,17 @@ export async function previewState(file: string, drawing: PreviewDrawing, now: (
 
 /**
  * A template's text checked as `templates validate --offline` checks a file (its JSON, then
- * the schema and the bundled catalogs): the one place the preview checks, so that it says what
- * validate says.
+ * every rule the service applies, against the bundled catalogs): the one place the preview
+ * checks, so that it says what validate says.
  */
 export async function checkTemplateText(label: string, text: string): Promise<CheckedDocument> {
   const parsed = await parseJson(text);
   if (!parsed.success) return { label, reason: parsed.reason };
-  const [{ validateTemplateBody }, { seedCatalogs }] = await Promise.all([
+  const [{ checkTemplateDocument }, { seedCatalogs }] = await Promise.all([
     import('../../../../../contract/index.js'),
     import('../../../../../contract/default-catalogs.js'),
   ]);
-  return { label, body: parsed.value, validation: validateTemplateBody(parsed.value, seedCatalogs) };
+  return { label, body: parsed.value, validation: checkTemplateDocument(parsed.value, seedCatalogs) };
 }
 
 async function draw(body: unknown, drawing: PreviewDrawing): Promise<Picture> {
@@ -59,7 +60,7 @@ async function draw(body: unknown, drawing: PreviewDrawing): Promise<Picture> {
   };
 }
 
-/** The file's text, strict UTF-8 (as validate reads it, but refusing bytes it would replace), or why there is none. */
+/** The file's text, strict UTF-8 as every file reportctl reads, or why there is none. */
 async function readSaved(file: string): Promise<{ text: string } | { reason: string }> {
   let bytes: Buffer;
   try {
@@ -76,23 +77,11 @@ async function readSaved(file: string): Promise<{ text: string } | { reason: str
   }
   if (bytes.length > MAX_FILE_BYTES) return { reason: tooLarge(bytes.length) };
   try {
-    // The byte order mark is kept, as validate keeps it: JSON has none.
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
-  } catch {
-    return { reason: `not valid UTF-8: ${firstBadByte(bytes)}` };
+    return { text: decodeUtf8(bytes) };
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    return { reason: `is ${error.message}` };
   }
 }
 
 const tooLarge = (size: number) => `too large for a template: ${(size / 1024 / 1024).toFixed(1)} MiB (the service takes at most 1 MiB)`;
-
-/** Where the first byte that is not UTF-8 is, as parseJson says where JSON breaks (line, and column in characters). */
-function firstBadByte(bytes: Buffer): string {
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  let [offset, line, column] = [0, 1, 1];
-  for (const char of text) {
-    if (char === '\ufffd' && !(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) break;
-    offset += Buffer.byteLength(char);
-    [line, column] = char === '\n' ? [line + 1, 1] : [line, column + char.length];
-  }
-  return `line ${line}, column ${column} (byte ${offset}, 0x${bytes[offset]?.toString(16).padStart(2, '0') ?? '??'})`;
-}
