@@ -23,10 +23,13 @@ const file = join(work, 'template.json');
 
 const presets = JSON.parse(readFileSync(new URL('../test/fixtures/parity/007-listPresets.json', import.meta.url), 'utf8')).answer.body.data;
 const ndvi = presets.find((preset) => preset.id === 'preset-counting-vigor-ndvi').seedPayload;
-/** A valid template of about `kib` KiB: elements with a long free-form property each (what fills a real one). */
+/**
+ * A valid template of a little under `kib` KiB (256 is the most the service stores): elements
+ * with a long free-form property each (what fills a real one), the same on each page.
+ */
 function template(name, kib) {
-  const count = Math.min(200, Math.max(1, Math.round((kib * 1024) / 1100)));
-  const elements = Array.from({ length: count }, (_, i) => ({ type: 'text', x: (i % 20) / 20, y: Math.floor(i / 20) / 10, width: 0.05, height: 0.1, text: 'x'.repeat(1000) }));
+  const perPage = Math.max(1, Math.round((kib * 1024) / 2300));
+  const elements = Array.from({ length: perPage }, (_, i) => ({ type: 'text', x: (i % 20) / 20, y: Math.floor(i / 20) / 10, width: 0.05, height: 0.1, text: 'x'.repeat(1000) }));
   return JSON.stringify({ ...ndvi, reportTypeId: '59acdf2b-03bf-48c6-b5be-3c792c21b29b', name, layouts: { portrait: { elements }, landscape: { elements } } });
 }
 
