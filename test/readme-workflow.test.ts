@@ -237,16 +237,16 @@ describe("README's GitHub workflow", () => {
     expect(applied.stdout).toMatch(/created +"Second"/);
   });
 
-  it('a template the service would refuse fails the pull-request check (diff exits 2), and nothing is commented', { timeout: 120_000 }, async () => {
+  it('a template the service would refuse fails the pull-request check (diff exits 1), and nothing is commented', { timeout: 120_000 }, async () => {
     const where = templatesRepository({ 'bad.json': generalBody({ name: 'Bad', analysisType: 'countng' }) });
     await addFixture(where.repo);
     const results = runJob(workflow, 'pull_request', where);
     const failed = failedStep(results);
     expect(failed?.name, show(results)).toMatch(/^Plan/);
-    expect(failed!.status).toBe(2);
+    expect(failed!.status).toBe(1);
     // The reasons are in the job's log, not only in plan.md.
     expect(failed!.stdout).toMatch(/bad\.json: invalid[^]*analysisType: valid: counting, replanting, path/);
-    expect(failed!.stderr).toMatch(/the command exited with status 2/);
+    expect(failed!.stderr).toMatch(/the command exited with status 1/);
     expect(where.gh().comments).toEqual([]);
   });
 

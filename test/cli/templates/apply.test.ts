@@ -194,14 +194,14 @@ describe('templates apply --plan', () => {
     writeJson(join(dir, 'new.json'), generalBody({ name: 'New' }));
     const plan = join(tempDir(), 'plan.json');
     const diff = await run(['templates', 'diff', dir, '--prune', '--out', plan]);
-    expect(diff.code, diff.stderr).toBe(1);
+    expect(diff.code, diff.stderr).toBe(10);
     const stale = async (expected: RegExp) => {
       const before = await target.templates();
       const result = await run(['templates', 'apply', '--plan', plan, '--yes', '--json']);
-      expect(result.code, result.stderr).toBe(1);
+      expect(result.code, result.stderr).toBe(12);
       expect(result.stdout).toBe('');
       const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { message: string; issues: { message: string }[] };
-      expect(error).toMatchObject({ error: 'STALE_PLAN', exitCode: 1 });
+      expect(error).toMatchObject({ error: 'STALE_PLAN', exitCode: 12 });
       expect([error.message, ...error.issues.map((issue) => issue.message)].join('\n')).toMatch(expected);
       expect(await target.templates()).toEqual(before);
       return result;
@@ -223,7 +223,7 @@ describe('templates apply --plan', () => {
     expect(names(after)).toEqual(['Edit', 'Keep', 'New']);
     // Done, the plan no longer holds: a second run is refused, not a no-op over a new state.
     const again = await run(['templates', 'apply', '--plan', plan, '--yes']);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(12);
     expect(again.stderr).toMatch(/is stale/);
   });
 
@@ -269,7 +269,7 @@ describe('templates apply --plan', () => {
     expect(otherDir.code).toBe(2);
     expect(otherDir.stderr).toMatch(new RegExp(`is a plan for ${dir}`));
     const unpruned = join(tempDir(), 'unpruned.json');
-    expect((await run(['templates', 'diff', dir, '--out', unpruned])).code).toBe(1);
+    expect((await run(['templates', 'diff', dir, '--out', unpruned])).code).toBe(10);
     const otherPrune = await run(['templates', 'apply', '--plan', unpruned, '--prune']);
     expect(otherPrune.code).toBe(2);
     expect(otherPrune.stderr).toMatch(/is a plan made without --prune/);

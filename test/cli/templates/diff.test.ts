@@ -30,7 +30,7 @@ const suite = inProcessServiceForSuite();
 const account = (options: { templateLimit?: number } = {}) => accountOn(suite.server, options);
 
 describe('templates diff', () => {
-  it('exits 0 on a pulled folder, 1 with a unified diff per change, a create and (with --prune) a delete', async () => {
+  it('exits 0 on a pulled folder, 10 with a unified diff per change, a create and (with --prune) a delete', async () => {
     const { run, create, templates } = await account();
     await create(generalBody({ name: 'Alpha' }));
     const beta = await create(generalBody({ name: 'Beta' }));
@@ -48,7 +48,7 @@ describe('templates diff', () => {
     rmSync(join(dir, 'beta.json'));
 
     const changed = await run(['templates', 'diff', dir]);
-    expect(changed.code, changed.stderr).toBe(1);
+    expect(changed.code, changed.stderr).toBe(10);
     expect(changed.stdout).toMatch(/^--- service\/\S+ "Alpha"\n\+\+\+ \S+alpha\.json\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n/m);
     expect(changed.stdout).toMatch(/^--- \/dev\/null\n\+\+\+ \S+gamma\.json \(new: "Gamma"\)\n@@ -0,0 \+1,\d+ @@\n\+\{\n\+ {2}"name": "Gamma",$/m);
     // Without --prune a template in no file is not a difference.
@@ -56,7 +56,7 @@ describe('templates diff', () => {
     expect(changed.stderr).toContain('1 to create, 1 to replace, 0 to delete, 0 unchanged');
 
     const pruned = await run(['templates', 'diff', dir, '--prune', '--json']);
-    expect(pruned.code).toBe(1);
+    expect(pruned.code).toBe(10);
     const changes = JSON.parse(pruned.stdout) as { action: string; name: string; id?: string; diff?: string }[];
     expect(changes.map(({ action, name }) => [action, name])).toEqual([
       ['replace', 'Alpha'],
@@ -85,7 +85,7 @@ describe('templates diff', () => {
     const dir = tempDir();
     writeJson(join(dir, 'painted.json'), generalBody({ name: 'Painted', mapResolution: 600 }));
     const terminal = await run(['templates', 'diff', dir], { tty: { stdout: true } });
-    expect(terminal.code).toBe(1);
+    expect(terminal.code).toBe(10);
     expect(terminal.stdout).toMatch(ANSI);
     // Red, from chalk's escape to its reset.
     expect(terminal.stdout).toContain('\u001b[31m-  "mapResolution": 150,\u001b[39m');
@@ -96,7 +96,7 @@ describe('templates diff', () => {
     expect(piped.stdout).toContain('+  "mapResolution": 600,');
   });
 
-  it('reports every file that is not JSON or not a valid template in one run (exit 2); invalid files are never differences', async () => {
+  it('reports every file that is not JSON or not a valid template in one run (exit 1); invalid files are never differences', async () => {
     const { run, create } = await account();
     await create(generalBody({ name: 'Valid' }));
     const dir = tempDir();
@@ -107,7 +107,7 @@ describe('templates diff', () => {
     writeFileSync(join(dir, 'comma.json'), '{ "name": "Comma", }');
     writeFileSync(join(dir, 'prose.json'), 'not json at all');
     const invalid = await run(['templates', 'diff', dir]);
-    expect(invalid.code, invalid.stderr).toBe(2);
+    expect(invalid.code, invalid.stderr).toBe(1);
     expect(invalid.stdout).not.toMatch(/^(---|\+\+\+) /m);
     const validate = await run(['templates', 'validate', ...['catalog', 'comma', 'prose', 'schema'].map((name) => join(dir, `${name}.json`))]);
     // The very lines `validate` prints for those files, in one run.
@@ -117,9 +117,9 @@ describe('templates diff', () => {
     expect(invalid.stdout).toMatch(/prose\.json: invalid: not valid JSON/);
     expect(invalid.stdout).toMatch(/schema\.json: invalid: 1 issue\n {2}mapResolution: /);
     const json = await run(['templates', 'diff', dir, '--json']);
-    expect(json.code).toBe(2);
+    expect(json.code).toBe(1);
     expect(json.stdout).toBe('');
-    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'VALIDATION_FAILED', exitCode: 2 });
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'VALIDATION_FAILED', exitCode: 1 });
 
     for (const name of ['catalog', 'schema', 'comma', 'prose']) rmSync(join(dir, `${name}.json`));
     writeJson(join(dir, 'bad.json'), generalBody({ name: 'Valid' }));
@@ -182,12 +182,12 @@ describe('templates diff', () => {
     const dir = tempDir();
     writeJson(join(dir, 'new\u001b]0;PWNED\u0007.json'), generalBody({ name: 'Hostile file' }));
     const result = await run(['templates', 'diff', dir]);
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(rawEscapes(result.stdout + result.stderr)).toEqual([]);
     expect(result.stdout).toContain(`+++ ${join(dir, 'new\\x1b]0;PWNED\\x07.json')} (new: "Hostile file")`);
   });
 
-  it('--out saves the plan it printed (exit 1 too): versioned, keys sorted, the same bytes on a rerun', async () => {
+  it('--out saves the plan it printed (exit 10 too): versioned, keys sorted, the same bytes on a rerun', async () => {
     const { run, create } = await account();
     const alpha = await create(generalBody({ name: 'Alpha' }));
     const beta = await create(generalBody({ name: 'Beta' }));
@@ -196,7 +196,7 @@ describe('templates diff', () => {
     writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma' }));
     const out = join(tempDir(), 'plan.json');
     const first = await run(['templates', 'diff', dir, '--prune', '--out', out]);
-    expect(first.code, first.stderr).toBe(1);
+    expect(first.code, first.stderr).toBe(10);
     const text = readFileSync(out, 'utf8');
     const plan = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(plan)).toEqual(['changes', 'dir', 'files', 'planVersion', 'prune', 'service']);
@@ -211,7 +211,7 @@ describe('templates diff', () => {
     expect(Object.keys(plan.service as object).sort()).toEqual([alpha.id, beta.id].sort());
     expect(first.stderr).toContain(`plan saved to ${out}`);
     const again = await run(['templates', 'diff', dir, '--prune', '--out', out]);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(10);
     expect(readFileSync(out, 'utf8')).toBe(text);
 
     const inside = await run(['templates', 'diff', dir, '--out', join(dir, 'plan.json')]);
@@ -223,7 +223,7 @@ describe('templates diff', () => {
 
 // A few processes each: seconds alone, more on a loaded machine.
 describe('through the built binary', { timeout: 60_000 }, () => {
-  it('diff exits 0, 1 and 2 as diff(1) does; its --json failure line says why', async () => {
+  it('diff exits 0, 10 and 2, each a code of its own; its --json failure line says why', async () => {
     const { env, create } = await account();
     await create(generalBody({ name: 'Binary' }));
     const dir = tempDir();
@@ -233,9 +233,9 @@ describe('through the built binary', { timeout: 60_000 }, () => {
 
     writeJson(join(dir, 'binary.json'), generalBody({ name: 'Binary', paperSize: 'legal' }));
     const differs = await runCli(['templates', 'diff', dir, '--json'], { env });
-    expect(differs.code).toBe(1);
+    expect(differs.code).toBe(10);
     expect(JSON.parse(differs.stdout)).toEqual([expect.objectContaining({ action: 'replace', name: 'Binary' })]);
-    expect(JSON.parse(differs.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'DIFFERENCES', exitCode: 1 });
+    expect(JSON.parse(differs.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'DIFFERENCES', exitCode: 10 });
 
     const usage = await runCli(['templates', 'diff'], { env });
     expect(usage.code).toBe(2);
@@ -259,7 +259,7 @@ describe('templates diff on the largest templates', { timeout: 60_000 }, () => {
     const preload = join(dir, 'peak-rss.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(peak)}, String(process.resourceUsage().maxRSS)));`);
     const result = await runCli(['templates', 'diff', dir], { env: { ...env, NODE_OPTIONS: `--max-old-space-size=48 --require ${preload}` } });
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(result.stdout).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
     expect(result.stdout.match(/^@@/gm)).toHaveLength(1);
     expect(result.stdout).toContain('-        "value": 6799,\n');
@@ -288,7 +288,7 @@ describe('templates diff --format markdown and --previews', () => {
     writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma <b>@team</b>' }));
 
     const result = await run(['templates', 'diff', dir, '--format', 'markdown']);
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(result.stdout.startsWith('<!-- reportctl templates plan -->\n### Template plan\n\n**1 to create, 1 to replace, 0 to delete, 1 unchanged**\n')).toBe(true);
     expect(result.stdout).toMatch(
       /\n<details>\n<summary>replace <b>Alpha<\/b> <code>[\w-]+<\/code> from <code>\S+alpha\.json<\/code><\/summary>\n\n```diff\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n(?: .*\n){3}```\n\n<\/details>\n/,
@@ -317,7 +317,7 @@ describe('templates diff --format markdown and --previews', () => {
 
     const out = join(tempDir(), 'previews');
     const result = await run(['templates', 'diff', dir, '--previews', out]);
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(readdirSync(out).sort()).toEqual(['index.html', 'moved.portrait.after.svg', 'moved.portrait.before.svg', 'new-script.landscape.after.svg']);
     expect(result.stderr).toContain(`wrote 3 pictures and ${join(out, 'index.html')}`);
     const svg = (file: string) => readFileSync(join(out, file), 'utf8');

@@ -1,7 +1,7 @@
 import type { Template } from '../../../contract/index.js';
 import type { Writable } from 'node:stream';
 import type { CliDeps } from '../../cmdutil/context.js';
-import { ExitCode, UsageError } from '../../cmdutil/errors.js';
+import { UsageError } from '../../cmdutil/errors.js';
 import { unreadableReason } from '../../cmdutil/input.js';
 import { writeLine } from '../../iostreams/io.js';
 import type { Wrap } from '../../cmdutil/action.js';
@@ -16,7 +16,7 @@ const verb = (parent: Parent) =>
     .description('Make the service hold what a folder of template files holds: create, replace and (with --prune) delete')
     .argument('[dir]', 'the folder of template files (*.json); with --plan, the plan names it')
     .option('--prune', "delete the service's templates that are in no file (asks first on a terminal)")
-    .option('--plan <file>', 'carry out the plan `templates diff --out` saved, and refuse it if anything changed since (exit 1)')
+    .option('--plan <file>', 'carry out the plan `templates diff --out` saved, and refuse it if anything changed since (exit 12)')
     .option('--dry-run', 'print the plan and stop')
     .option('-y, --yes', 'delete without asking (required for --prune deletions when not on a terminal)')
     .addHelpText(
@@ -32,7 +32,7 @@ Every file is read and checked first: each one that is not JSON or not a valid t
 reported (with --json, stdout gets { ..., invalid: [{ file, valid, issues, reason? }] }), nothing
 is written, exit 1; a *.json entry that is not a readable file is exit 2. With --plan, a file
 or a template on the service that changed since the plan was saved is named and nothing is
-written (exit 1, error STALE_PLAN); otherwise exactly the saved changes are made. The plan
+written (exit 12, error STALE_PLAN); otherwise exactly the saved changes are made. The plan
 (N to create, N to replace, N to delete, N unchanged) comes next, then each change as it is
 made, with its template's id: deletions first (they free room under the plan's template
 limit), then replacements, then creations, paced under the service's write limit. A template
@@ -72,7 +72,6 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
   const dir = saved?.plan.dir ?? given;
   if (dir === undefined) throw new UsageError("missing required argument 'dir'", 'name the folder, or pass --plan PLAN.json (`templates diff DIR --out PLAN.json` saves one)');
   const { session, plan } = await planFromFolder(dir, { ...options, prune: saved?.plan.prune ?? options.prune }, deps, {
-    invalidExit: ExitCode.failed,
     invalidAnswer: (invalid) => ({ ...resultJson({ create: [], replace: [], delete: [] }, []), invalid }),
     ...(saved ? { saved } : {}),
   });

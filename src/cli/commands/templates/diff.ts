@@ -16,7 +16,7 @@ const verb = (parent: Parent) =>
     .option('--prune', "also show the service's templates that are in no file (apply --prune deletes them)")
     .addOption(choiceOption('--format <format>', 'text (the default) or markdown: the plan as a pull-request comment', ['text', 'markdown'] as const))
     .option('--previews <out>', 'also write before and after pictures (SVG) of the layouts that change, and an index.html, into OUT')
-    .option('--out <plan>', 'also save the plan to this file, for `templates apply --plan` (written with exit 0 or 1)')
+    .option('--out <plan>', 'also save the plan to this file, for `templates apply --plan` (written with exit 0 or 10)')
     .addHelpText(
       'after',
       `
@@ -32,8 +32,9 @@ template, the files that would be created and, with --prune, the templates that 
 deleted. Every file that is not JSON or not a valid template is reported, as \`templates
 validate\` reports it, in one run; invalid files never count as differences.
 
-Exit status, as diff(1): 0 no differences, 1 differences, 2 usage errors, duplicate names, and
-any *.json entry that is not a readable file, not JSON or not a valid template.`,
+Exit status: 0 no differences, 10 differences (a code no failure uses), 1 a file that is not
+JSON or not a valid template, or the service failed, 2 usage errors, duplicate names and any
+*.json entry that is not a readable file; 3 to 6 as for every command.`,
     );
 export type TemplatesDiffOptions = OptionsOf<typeof verb>;
 
@@ -58,8 +59,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
   if (options.out !== undefined && options.out.endsWith('.json') && resolve(dirname(options.out)) === resolve(dir)) {
     throw new UsageError(`--out ${shown(options.out)} is in ${shown(dir)}: the next run would read the plan as a template`, 'save the plan outside the folder');
   }
-  // Invalid files are exit 2: a check on a pull request must not take them for changes (1).
-  const { plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
+  const { plan, saved } = await planFromFolder(dir, options, deps, {});
   if (options.out !== undefined) await writeFileAtomically(options.out, planFileText(saved), '--out');
   const changes = changesInReadingOrder(plan);
   if (options.previews !== undefined) {
@@ -94,7 +94,7 @@ export async function runTemplatesDiff(dir: string, options: TemplatesDiffOption
   writeLine(deps.io.stderr, `${shown(dir)}: ${planSummary(plan)}`);
   if (options.out !== undefined) writeLine(deps.io.stderr, `plan saved to ${shown(options.out)}: \`reportctl templates apply --plan ${shown(options.out)}\` carries it out`);
   if (changes.length === 0) return ExitCode.ok;
-  throw new SilentFailure(ExitCode.failed, `the service's templates differ from ${shown(dir)}`, { code: 'DIFFERENCES' });
+  throw new SilentFailure(ExitCode.differences, `the service's templates differ from ${shown(dir)}`);
 }
 
 function colourLine(line: string, style: Style): string {

@@ -1,7 +1,7 @@
 import { validateTemplateBody, type Template, type TemplateBody } from '../../../../contract/index.js';
 import { cachedCatalogs } from '../../../session/catalog-cache.js';
 import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
-import { UsageError, type ExitCodeValue } from '../../../cmdutil/errors.js';
+import { UsageError } from '../../../cmdutil/errors.js';
 import { parseJson } from '../../../cmdutil/input.js';
 import { writeLine } from '../../../iostreams/io.js';
 import type { Session } from '../../../session/session.js';
@@ -70,8 +70,6 @@ export interface PlanOptions extends GlobalOptions {
 
 /** How a verb takes a folder with invalid files, and the plan a saved one must still match. */
 export interface PlanRules {
-  /** diff: 2 (its 1 means "differences"); apply: 1. */
-  invalidExit: ExitCodeValue;
   /** With --json: what stdout gets for the invalid files (nothing when absent). */
   invalidAnswer?: (invalid: VerdictJson[]) => unknown;
   /** apply --plan: the plan file and what it holds; anything moved since is refused. */
@@ -82,8 +80,8 @@ export interface PlanRules {
  * Reads every file of `dir`, checks each against the catalogs (cached), reads the account's
  * templates and compares them by name. An entry that is not a readable file and duplicate
  * names are usage errors (exit 2). Files that are not JSON or not valid templates are all
- * reported in one run, as `templates validate` reports them, and the run stops with
- * `rules.invalidExit`. Nothing is written on the way.
+ * reported in one run, as `templates validate` reports them, and the run stops with exit 1.
+ * Nothing is written on the way.
  */
 export async function planFromFolder(dir: string, options: PlanOptions, deps: CliDeps, rules: PlanRules): Promise<{ session: Session; plan: TemplatePlan; saved: SavedPlan }> {
   const [entries, { savedPlanOf, fileHashesOf, filesChanged, serviceChanged, stalePlan }] = await Promise.all([readFolder(dir), import('./saved-plan.js')]);
@@ -111,7 +109,7 @@ export async function planFromFolder(dir: string, options: PlanOptions, deps: Cl
     } else {
       await printVerdicts(invalid, catalogs, deps, { named: true });
     }
-    throw invalidDocuments(invalid.length, files.length, undefined, rules.invalidExit);
+    throw invalidDocuments(invalid.length, files.length);
   }
   const templates = await serviceTemplatesByName(session, deps);
   const valid = checked.flatMap((document) => ('validation' in document && document.validation.success ? [{ file: document.label, body: document.validation.template }] : []));

@@ -114,7 +114,7 @@ export function serviceChanged(saved: SavedPlan, now: SavedPlan['service']): str
 
 /** The refusal of a plan that no longer holds: nothing is written, each change named. */
 export function stalePlan(file: string, changed: readonly string[]): CliError {
-  return new CliError(`${shown(file)} is stale (${changed.length === 1 ? '1 change' : `${changed.length} changes`} since it was saved); nothing was written`, ExitCode.failed, 'review the changes again: `reportctl templates diff DIR --out PLAN`', {
+  return new CliError(`${shown(file)} is stale (${changed.length === 1 ? '1 change' : `${changed.length} changes`} since it was saved); nothing was written`, ExitCode.stalePlan, 'review the changes again: `reportctl templates diff DIR --out PLAN`', {
     code: 'STALE_PLAN',
     issues: changed.map((message) => ({ path: file, message })),
   });
