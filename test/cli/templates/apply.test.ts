@@ -168,6 +168,18 @@ describe('templates apply', () => {
     expect(await templates()).toEqual(before);
   });
 
+  it('counts the templates in no file it keeps without --prune, one or many', async () => {
+    const { run, create } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'mine.json'), generalBody({ name: 'Mine' }));
+    await create(generalBody({ name: 'Elsewhere 1' }));
+    const one = await run(['templates', 'apply', dir, '--dry-run']);
+    expect(one.stderr).toContain('1 template of the account is in no file and kept (--prune deletes it)\n');
+    await create(generalBody({ name: 'Elsewhere 2' }));
+    const two = await run(['templates', 'apply', dir, '--dry-run']);
+    expect(two.stderr).toContain('2 templates of the account are in no file and kept (--prune deletes them)\n');
+  });
+
   it('escapes a file name in the plan and in the line of what was made', async () => {
     const { run } = await account();
     const dir = tempDir();

@@ -106,22 +106,27 @@ describe('templates diff', () => {
     writeJson(join(dir, 'schema.json'), generalBody({ name: 'Schema', mapResolution: '300' }));
     writeFileSync(join(dir, 'comma.json'), '{ "name": "Comma", }');
     writeFileSync(join(dir, 'prose.json'), 'not json at all');
+    writeFileSync(join(dir, 'empty.json'), '');
+    writeFileSync(join(dir, 'blank.json'), '\n  \n');
     const invalid = await run(['templates', 'diff', dir]);
     expect(invalid.code, invalid.stderr).toBe(1);
     expect(invalid.stdout).not.toMatch(/^(---|\+\+\+) /m);
-    const validate = await run(['templates', 'validate', ...['catalog', 'comma', 'prose', 'schema'].map((name) => join(dir, `${name}.json`))]);
+    const validate = await run(['templates', 'validate', ...['blank', 'catalog', 'comma', 'empty', 'prose', 'schema'].map((name) => join(dir, `${name}.json`))]);
     // The very lines `validate` prints for those files, in one run.
     expect(invalid.stdout).toBe(validate.stdout);
     expect(invalid.stdout).toMatch(/catalog\.json: invalid: 1 issue\n {2}reportType: /);
     expect(invalid.stdout).toMatch(/comma\.json: invalid: not valid JSON: line 1, column \d+: property name expected/);
     expect(invalid.stdout).toMatch(/prose\.json: invalid: not valid JSON/);
+    // Not "line 1, column 1": there is nothing to look for.
+    expect(invalid.stdout).toMatch(/empty\.json: invalid: an empty file\n/);
+    expect(invalid.stdout).toMatch(/blank\.json: invalid: an empty file \(white space only\)\n/);
     expect(invalid.stdout).toMatch(/schema\.json: invalid: 1 issue\n {2}mapResolution: /);
     const json = await run(['templates', 'diff', dir, '--json']);
     expect(json.code).toBe(1);
     expect(json.stdout).toBe('');
     expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'VALIDATION_FAILED', exitCode: 1 });
 
-    for (const name of ['catalog', 'schema', 'comma', 'prose']) rmSync(join(dir, `${name}.json`));
+    for (const name of ['blank', 'catalog', 'schema', 'comma', 'empty', 'prose']) rmSync(join(dir, `${name}.json`));
     writeJson(join(dir, 'bad.json'), generalBody({ name: 'Valid' }));
     const twice = await run(['templates', 'diff', dir]);
     expect(twice.code).toBe(2);
@@ -275,6 +280,10 @@ describe('templates diff --format markdown and --previews', () => {
       [['templates', 'diff', 'templates/', '--format', 'markdown', '--previews', 'out/'], { options: { format: 'markdown', previews: 'out/' }, args: ['templates/'] }],
       [['templates', 'diff', 'templates/', '--format', 'text'], { options: { format: 'text' }, args: ['templates/'] }],
       [['templates', 'diff', 'templates/', '--format', 'html'], { usage: /Valid: text, markdown/ }],
+      // Shortened as people shorten it: its first letters, or letters of it in order.
+      [['templates', 'diff', 'templates/', '--format', 'md'], { usage: /did you mean markdown\? Valid: text, markdown/ }],
+      [['templates', 'diff', 'templates/', '--format', 'mark'], { usage: /did you mean markdown\?/ }],
+      [['templates', 'diff', 'templates/', '--format', 'tx'], { usage: /did you mean text\?/ }],
     ],
   );
 

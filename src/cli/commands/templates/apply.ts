@@ -85,8 +85,8 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
     for (const line of planLines(plan, saved?.plan.prune ?? options.prune === true)) writeLine(people, `  ${line}`);
   }
   if (plan.kept.length > 0) {
-    const kept = plan.kept.length === 1 ? '1 template of the account is' : `${plan.kept.length} templates of the account are`;
-    writeLine(deps.io.stderr, `${kept} in no file and kept (--prune deletes it)`);
+    const kept = plan.kept.length === 1 ? '1 template of the account is in no file and kept (--prune deletes it)' : `${plan.kept.length} templates of the account are in no file and kept (--prune deletes them)`;
+    writeLine(deps.io.stderr, kept);
   }
   if (options.dryRun) {
     // The plan's lines are those a real apply starts with: say plainly that this one stops.
