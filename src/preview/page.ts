@@ -66,6 +66,8 @@ export interface PageLayout {
   /** The colour scale the legend draws (the template's, or the catalog's for its index). */
   colourStops?: ColourStop[];
   problems: string[];
+  /** Of `problems`, those of the page itself (overlaps, elements off it), not of the document's fields. */
+  layoutProblems: string[];
 }
 
 export interface PageLayoutOptions {
@@ -107,6 +109,7 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
   const defaults = options.catalogs?.vegetationIndexDefaults ?? bundledDefaults;
   const document = isRecord(template) ? template : {};
   const problems = validationProblems(template, options.catalogs);
+  const fieldProblems = problems.length;
 
   const paperSize = (paperSizes as readonly unknown[]).includes(document.paperSize) ? (document.paperSize as PaperSize) : defaults.defaults.paperSize;
   const layouts = isRecord(document.layouts) ? document.layouts : (defaults.layouts as Record<string, unknown>);
@@ -131,6 +134,7 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
     printable,
     elements,
     problems,
+    layoutProblems: problems.slice(fieldProblems),
   };
   if (document.reportCategory === 'vegetation_index' && typeof document.indexName === 'string') {
     result.index = { name: document.indexName };

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesDiff } from '../../../src/cli/commands/templates/diff.js';
-import { generalBody } from '../../contract/fixtures.js';
+import { bodyFor, entryWhere, generalBody } from '../../contract/fixtures.js';
 import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inProcessServiceForSuite, mockAgent } from '../../helpers/in-process.js';
@@ -68,6 +68,29 @@ describe('templates diff', () => {
     // Nothing was written by any of it.
     expect(names(await templates())).toEqual(['Alpha', 'Beta']);
     expect((await templates()).find((template) => template.name === 'Alpha')!.mapResolution).toBe(150);
+  });
+
+  it("above each template's diff, what changes by element and field, in text, Markdown and JSON: only a map's height, and the statistics", async () => {
+    const { run, create } = await account();
+    const costs = entryWhere('replanting', (entry) => entry.key === 'replanting_cost_estimate');
+    const body = (height: number, statistics: string[]) =>
+      bodyFor('replanting', costs, {
+        name: 'Lot 7 replanting',
+        selectedStatistics: statistics,
+        layouts: { landscape: { elements: [{ type: 'title', x: 0.05, y: 0.02, width: 0.9, height: 0.1 }, { type: 'map', x: 0.05, y: 0.15, width: 0.9, height }] } },
+      });
+    await create(body(0.8, ['replantingAreaHa']));
+    const dir = tempDir();
+    writeJson(join(dir, 'lot-7.json'), body(0.75, ['replantPlantsNeeded']));
+    const text = await run(['templates', 'diff', dir]);
+    expect(text.code, text.stderr).toBe(10);
+    expect(text.stdout).toMatch(/^~ selectedStatistics: − replantingAreaHa, \+ replantPlantsNeeded\n~ layouts\.landscape map: height 0\.8 → 0\.75\n--- service\/\S+ "Lot 7 replanting"\n\+\+\+ \S+lot-7\.json\n@@ /);
+    const markdown = await run(['templates', 'diff', dir, '--format', 'markdown']);
+    expect(markdown.stdout).toContain(': 2 changes</summary>\n\n- selectedStatistics&#58; − replantingAreaHa, &#43; replantPlantsNeeded\n- layouts.landscape map&#58; height 0.8 → 0.75\n\n```diff\n');
+    const json = await run(['templates', 'diff', dir, '--json']);
+    expect((JSON.parse(json.stdout) as { fields: string[] }[])[0]!.fields).toEqual(['selectedStatistics: − replantingAreaHa, + replantPlantsNeeded', 'layouts.landscape map: height 0.8 → 0.75']);
+    const terminal = await run(['templates', 'diff', dir], { tty: { stdout: true } });
+    expect(terminal.stdout).toContain('\u001b[33m~ layouts.landscape map: height 0.8 → 0.75\u001b[39m');
   });
 
   it('fills in the catalog defaults before comparing: a short file equal to what the service stores is no difference', async () => {
@@ -192,28 +215,43 @@ describe('templates diff', () => {
     expect(result.stdout).toContain(`+++ ${join(dir, 'new\\x1b]0;PWNED\\x07.json')} (new: "Hostile file")`);
   });
 
-  it('--out saves the plan it printed (exit 10 too): versioned, keys sorted, the same bytes on a rerun', async () => {
-    const { run, create } = await account();
+  it('--out saves the plan it printed (exit 10 too): versioned, keys sorted, the same bytes on a rerun, for its service, account and folder', async () => {
+    const { run, create, key } = await account();
     const alpha = await create(generalBody({ name: 'Alpha' }));
     const beta = await create(generalBody({ name: 'Beta' }));
-    const dir = tempDir();
+    const same = await create(generalBody({ name: 'Same' }));
+    const root = tempDir();
+    const dir = join(root, 'templates');
+    mkdirSync(dir);
     writeJson(join(dir, 'alpha.json'), generalBody({ name: 'Alpha', paperSize: 'a4' }));
     writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma' }));
-    const out = join(tempDir(), 'plan.json');
+    writeJson(join(dir, 'same.json'), generalBody({ name: 'Same' }));
+    const out = join(root, 'plans', 'plan.json');
     const first = await run(['templates', 'diff', dir, '--prune', '--out', out]);
     expect(first.code, first.stderr).toBe(10);
     const text = readFileSync(out, 'utf8');
     const plan = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(plan)).toEqual(['changes', 'dir', 'files', 'planVersion', 'prune', 'service']);
-    expect(plan).toMatchObject({ planVersion: 1, dir, prune: true });
-    expect((plan.changes as { action: string; name: string; id?: string }[]).map(({ action, name, id }) => [action, name, id])).toEqual([
-      ['delete', 'Beta', beta.id],
-      ['replace', 'Alpha', alpha.id],
-      ['create', 'Gamma', undefined],
-    ]);
+    expect(Object.keys(plan)).toEqual(['account', 'baseUrl', 'changes', 'dir', 'files', 'planVersion', 'prune', 'texts', 'unchanged']);
+    // The folder relative to the plan file; the service; the account by a fingerprint of the key, never the key.
+    expect(plan).toMatchObject({ planVersion: 2, dir: '../templates', prune: true, baseUrl: suite.server.url });
+    expect(plan.account).toMatch(/^[0-9a-f]{64}$/);
+    expect(text).not.toContain(key.apiKey);
     const sha = (content: string) => createHash('sha256').update(content).digest('hex');
-    expect(plan.files).toEqual({ [join(dir, 'alpha.json')]: sha(readFileSync(join(dir, 'alpha.json'), 'utf8')), [join(dir, 'gamma.json')]: sha(readFileSync(join(dir, 'gamma.json'), 'utf8')) });
-    expect(Object.keys(plan.service as object).sort()).toEqual([alpha.id, beta.id].sort());
+    const fileText = (name: string) => readFileSync(join(dir, name), 'utf8');
+    expect((plan.changes as { action: string; name: string; id?: string; file?: string }[]).map(({ action, name, id, file }) => [action, name, id, file])).toEqual([
+      ['delete', 'Beta', beta.id, undefined],
+      ['replace', 'Alpha', alpha.id, 'alpha.json'],
+      ['create', 'Gamma', undefined, 'gamma.json'],
+    ]);
+    expect(plan.files).toEqual({ 'alpha.json': sha(fileText('alpha.json')), 'gamma.json': sha(fileText('gamma.json')), 'same.json': sha(fileText('same.json')) });
+    expect(plan.unchanged).toEqual([{ name: 'Same', id: same.id, file: 'same.json', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    // The texts each change goes from and to, by their sha256: what show-plan shows.
+    const texts = plan.texts as Record<string, string>;
+    for (const [hash, kept] of Object.entries(texts)) expect(sha(kept)).toBe(hash);
+    const replace = (plan.changes as Record<string, string>[])[1]!;
+    expect(texts[replace.afterSha256!]).toContain('"paperSize": "a4"');
+    expect(texts[replace.serviceSha256!]).toContain('"paperSize": "letter"');
+    expect(Object.keys(texts)).toHaveLength(4);
     expect(first.stderr).toContain(`plan saved to ${out}`);
     const again = await run(['templates', 'diff', dir, '--prune', '--out', out]);
     expect(again.code).toBe(10);
@@ -223,6 +261,18 @@ describe('templates diff', () => {
     expect(inside.code).toBe(2);
     expect(inside.stderr).toMatch(/the next run would read the plan as a template/);
     expect(() => readFileSync(join(dir, 'plan.json'))).toThrow(/ENOENT/);
+  });
+
+  it('--out that cannot be written fails the run (exit 1) and prints no plan', async () => {
+    const { run } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'new.json'), generalBody({ name: 'New' }));
+    const blocked = join(tempDir(), 'a-file');
+    writeFileSync(blocked, '');
+    const result = await run(['templates', 'diff', dir, '--out', join(blocked, 'plan.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/--out: cannot make the folder of \S+a-file\/plan\.json: not a directory/);
   });
 });
 
@@ -300,7 +350,7 @@ describe('templates diff --format markdown and --previews', () => {
     expect(result.code, result.stderr).toBe(10);
     expect(result.stdout.startsWith('<!-- reportctl templates plan -->\n### Template plan\n\n**1 to create, 1 to replace, 0 to delete, 1 unchanged**\n')).toBe(true);
     expect(result.stdout).toMatch(
-      /\n<details>\n<summary>replace <b>Alpha<\/b> <code>[\w-]+<\/code> from <code>\S+alpha\.json<\/code><\/summary>\n\n```diff\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n(?: .*\n){3}```\n\n<\/details>\n/,
+      /\n<details>\n<summary>replace <b>Alpha<\/b> <code>[\w-]+<\/code> from <code>\S+alpha\.json<\/code>: 1 change<\/summary>\n\n- mapResolution&#58; 150 → 600\n\n```diff\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n(?: .*\n){3}```\n\n<\/details>\n/,
     );
     expect(result.stdout).toContain('<summary>create <b>Gamma &#60;b&#62;&#64;team&#60;/b&#62;</b> from <code>');
     expect(result.stdout.match(/<details>/g)).toHaveLength(2);
@@ -317,22 +367,39 @@ describe('templates diff --format markdown and --previews', () => {
     const map = { type: 'map', x: 0.05, y: 0.2, width: 0.9, height: 0.7 };
     await create(generalBody({ name: 'Moved', layouts: { portrait: { elements: [title, map] } } }));
     await create(generalBody({ name: 'Resolution', layouts: { portrait: { elements: [title, map] } } }));
+    await create(generalBody({ name: 'Counted', selectedStatistics: ['totalPlants'], layouts: { portrait: { elements: [title, map] } } }));
     const dir = tempDir();
     expect((await run(['templates', 'pull', dir])).code).toBe(0);
-    // A narrower map is a new picture; a new map resolution is not.
+    // A narrower map is a new picture; a new map resolution is not; a new statistic is, said below the page.
     writeJson(join(dir, 'moved.json'), { ...readJson(join(dir, 'moved.json')), layouts: { portrait: { elements: [title, { ...map, width: 0.5 }] } } });
     writeJson(join(dir, 'resolution.json'), { ...readJson(join(dir, 'resolution.json')), mapResolution: 600 });
+    writeJson(join(dir, 'counted.json'), { ...readJson(join(dir, 'counted.json')), selectedStatistics: ['plantsPerHectare'] });
     writeJson(join(dir, 'new.json'), generalBody({ name: 'New <script>', layouts: { landscape: { elements: [title] } } }));
 
     const out = join(tempDir(), 'previews');
-    const result = await run(['templates', 'diff', dir, '--previews', out]);
+    // Pictures are for anyone to read and no one else to change, whatever the umask.
+    const umask = process.umask(0o000);
+    let result: Awaited<ReturnType<typeof run>>;
+    try {
+      result = await run(['templates', 'diff', dir, '--previews', out]);
+    } finally {
+      process.umask(umask);
+    }
     expect(result.code, result.stderr).toBe(10);
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'moved.portrait.after.svg', 'moved.portrait.before.svg', 'new-script.landscape.after.svg']);
-    expect(result.stderr).toContain(`wrote 3 pictures and ${join(out, 'index.html')}`);
+    expect(readdirSync(out).sort()).toEqual(['counted.portrait.after.svg', 'counted.portrait.before.svg', 'index.html', 'moved.portrait.after.svg', 'moved.portrait.before.svg', 'new-script.landscape.after.svg']);
+    expect(result.stderr).toContain(`wrote 5 pictures and ${join(out, 'index.html')}`);
+    expect(statSync(out).mode & 0o777).toBe(0o755);
+    for (const file of readdirSync(out)) expect(statSync(join(out, file)).mode & 0o777).toBe(0o644);
     const svg = (file: string) => readFileSync(join(out, file), 'utf8');
     expect(svg('moved.portrait.before.svg')).toMatch(/^<svg /);
     expect(svg('moved.portrait.before.svg')).not.toBe(svg('moved.portrait.after.svg'));
     expect(svg('new-script.landscape.after.svg')).toContain('data-orientation="landscape"');
+    // The map changed: outlined in both pictures, and the title, unchanged, in neither.
+    const outlines = (file: string) => svg(file).match(/<rect class="changed"/g)?.length ?? 0;
+    expect([outlines('moved.portrait.before.svg'), outlines('moved.portrait.after.svg')]).toEqual([1, 1]);
+    expect(svg('moved.portrait.after.svg')).toMatch(/data-path="layouts\.portrait\.elements\.1">.*?<\/g><rect class="changed"/);
+    expect(svg('counted.portrait.after.svg')).toContain('Statistics: − totalPlants, + plantsPerHectare');
+    expect(outlines('counted.portrait.after.svg')).toBe(0);
 
     const index = readFileSync(join(out, 'index.html'), 'utf8');
     for (const file of ['moved.portrait.before.svg', 'moved.portrait.after.svg', 'new-script.landscape.after.svg']) expect(index).toContain(`<img src="${file}"`);
