@@ -356,14 +356,17 @@ fs.promises.writeFile = function (file, ...rest) {
   return `--require ${preload}`;
 }
 
-/** A fault of each class, injected for one account, and the status `diff` and `apply` end with. */
-const FAULTS: Array<{ fault: string; status: number; inject(account: IssuedKey): Promise<Partial<RunOptions>> }> = [
+/**
+ * A fault of each class, injected for one account, and the status `diff` ends with; `apply
+ * --plan` too, but where the base URL is not the plan's: that it refuses (2) before any request.
+ */
+const FAULTS: Array<{ fault: string; status: number; applyStatus?: number; inject(account: IssuedKey): Promise<Partial<RunOptions>> }> = [
   { fault: 'a 500', status: 1, inject: async (account) => faultFor(account, '--status', '500') },
   { fault: 'a 503 past the retries', status: 1, inject: async (account) => faultFor(account, '--status', '503') },
   { fault: 'a refused key (401)', status: 3, inject: async () => ({ secrets: { REPORTCTL_API_KEY: 'rctl_revoked0000000000000000000000000000000000' } }) },
-  { fault: 'a base URL that is not the API (404)', status: 4, inject: async () => ({ vars: { REPORTCTL_BASE_URL: `${suite.server.url}/not-the-api` } }) },
+  { fault: 'a base URL that is not the API (404)', status: 4, applyStatus: 2, inject: async () => ({ vars: { REPORTCTL_BASE_URL: `${suite.server.url}/not-the-api` } }) },
   { fault: 'a 429 past the retries', status: 5, inject: async (account) => faultFor(account, '--status', '429') },
-  { fault: 'no service', status: 6, inject: async () => ({ vars: { REPORTCTL_BASE_URL: await closedUrl() } }) },
+  { fault: 'no service', status: 6, applyStatus: 2, inject: async () => ({ vars: { REPORTCTL_BASE_URL: await closedUrl() } }) },
   // The service answers after 3 s; the client waits 1 s (REPORTCTL_TIMEOUT_MS, as a runner may set it).
   { fault: 'a time-out', status: 6, inject: async (account) => ({ ...(await faultFor(account, '--latency', '3000')), env: { REPORTCTL_TIMEOUT_MS: '1000' } }) },
 ];
@@ -513,14 +516,14 @@ describe("README's GitHub workflow", () => {
   });
 
   it("main's job fails at apply on every error, and nothing is written: 500, 503, 401, 404, 429, no service, a time-out", { timeout: 300_000 }, async () => {
-    for (const { fault, status, inject } of FAULTS) {
+    for (const { fault, status, applyStatus, inject } of FAULTS) {
       const { pullRequest, merge, account, templates } = await team();
       const files = { 'from-git.json': generalBody({ name: 'From git' }) };
       expect(failedStep(pullRequest(workflow, 7, sha(40), files).result), fault).toBeUndefined();
       const main = merge(workflow, 7, sha(40), files, await inject(account));
       const failed = failedStep(main.result);
       expect(failed?.name, `${fault}\n${show(main.result)}`).toMatch(/^Apply the reviewed plan/);
-      expect(failed!.status, `${fault}\n${show(main.result)}`).toBe(status);
+      expect(failed!.status, `${fault}\n${show(main.result)}`).toBe(applyStatus ?? status);
       expect(main.result.jobs, fault).toEqual({ apply: 'failure' });
       await suite.server.admin('faults', 'clear');
       expect(await templates(), fault).toEqual([]);
