@@ -69,6 +69,17 @@ describe('templates show-plan', () => {
     expect(JSON.parse(json.stdout)).toEqual(JSON.parse(relative(diffs.json.stdout)));
   });
 
+  it('--previews-url is a web address, and only for the Markdown plan (exit 2 otherwise)', async () => {
+    const { plan } = await savedPlan();
+    const script = await offline([plan, '--format', 'markdown', '--previews-url', 'javascript:alert(1)']);
+    expect(script.code).toBe(2);
+    expect(script.stderr).toContain('--previews-url javascript:alert(1) is not an http or https address');
+    expect(script.stdout).toBe('');
+    const text = await offline([plan, '--previews-url', 'https://github.com/agro/templates/actions/runs/7/artifacts/9']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('--previews-url goes with --format markdown');
+  });
+
   it('refuses what is not a whole plan of this version (exit 2): a text that is not its sha256, another version, a FIFO, a file past 64 MiB', async () => {
     const { plan } = await savedPlan();
     const saved = readJson(plan) as { texts: Record<string, string> };
