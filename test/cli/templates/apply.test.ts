@@ -404,6 +404,12 @@ describe('a plan and its folder, from the working folder', { timeout: 60_000 }, 
     // From inside team/templates the plan's folder is the working folder itself; from a sibling it is outside.
     const inside = await runCli(['templates', 'apply', '--plan', '../plan.json', '--dry-run'], { env, cwd: join(repo, 'team', 'templates') });
     expect(inside.code, inside.stderr).toBe(0);
+    // A folder whose name starts with two dots is inside, however it reads.
+    mkdirSync(join(repo, '..dots', 'templates'), { recursive: true });
+    writeJson(join(repo, '..dots', 'templates', 'placed.json'), generalBody({ name: 'Placed', paperSize: 'a4' }));
+    expect((await runCli(['templates', 'diff', '..dots/templates', '--out', 'dots-plan.json'], { env, cwd: repo })).code).toBe(10);
+    const dots = await runCli(['templates', 'apply', '--plan', 'dots-plan.json', '--dry-run'], { env, cwd: repo });
+    expect(dots.code, dots.stderr).toBe(0);
     mkdirSync(join(repo, 'sibling'));
     const outside = await runCli(['templates', 'apply', '--plan', '../team/plan.json', '--dry-run'], { env, cwd: join(repo, 'sibling') });
     expect(outside.code).toBe(2);

@@ -2,7 +2,7 @@ import type { Template } from '../../../contract/index.js';
 import type { Writable } from 'node:stream';
 import type { CliDeps } from '../../cmdutil/context.js';
 import { UsageError } from '../../cmdutil/errors.js';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { escapeControls } from '../../iostreams/sanitize.js';
 import { writeLine } from '../../iostreams/io.js';
 import type { Wrap } from '../../cmdutil/action.js';
@@ -188,7 +188,7 @@ async function readSavedPlan(file: string, given: string | undefined, prune: boo
   const folder = resolve(dirname(file), plan.dir);
   const here = relative(resolve('.'), folder) || '.';
   if (given !== undefined && resolve(given) !== folder) throw new UsageError(`${shown(file)} is a plan for ${shown(here)}, not ${shown(given)}`, 'leave DIR out: the plan names its folder, relative to the plan file');
-  if (given === undefined && (here.startsWith('..') || isAbsolute(here))) {
+  if (given === undefined && (here === '..' || here.startsWith(`..${sep}`) || isAbsolute(here))) {
     throw new UsageError(`${shown(file)} is a plan for ${shown(folder)}, outside the working folder`, 'name that folder as DIR if you mean it: `reportctl templates apply DIR --plan PLAN`');
   }
   if (prune !== undefined && prune !== plan.prune) throw new UsageError(`${shown(file)} is a plan made ${plan.prune ? 'with' : 'without'} --prune`, 'leave --prune out: the plan says whether it deletes');
