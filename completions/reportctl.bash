@@ -3,7 +3,7 @@
 _reportctl_subcommands() {
   case "$1" in
     '') echo 'templates catalogs queues queue-runs analyses api config auth formula serve parity admin completion doctor lsp help' ;;
-    'templates') echo 'list get presets create replace edit delete validate schema preview pull diff apply' ;;
+    'templates') echo 'list get presets create replace edit delete validate schema preview pull diff apply show-plan' ;;
     'catalogs') echo 'report-types statistics vi-defaults' ;;
     'queues') echo 'list' ;;
     'queue-runs') echo 'list get watch' ;;
@@ -56,6 +56,7 @@ _reportctl_verb() {
     'templates|pull') echo 'pull' ;;
     'templates|diff') echo 'diff' ;;
     'templates|apply') echo 'apply' ;;
+    'templates|show-plan') echo 'show-plan' ;;
     'catalogs|report-types') echo 'report-types' ;;
     'catalogs|statistics') echo 'statistics' ;;
     'catalogs|vi-defaults') echo 'vi-defaults' ;;
@@ -122,8 +123,9 @@ _reportctl_flags() {
     'templates schema') echo '--help' ;;
     'templates preview') echo '--file --orientation --out --width --watch --help' ;;
     'templates pull') echo '--force --help' ;;
-    'templates diff') echo '--prune --format --previews --out --help' ;;
+    'templates diff') echo '--prune --format --previews --previews-url --out --help' ;;
     'templates apply') echo '--prune --plan --dry-run --yes --help' ;;
+    'templates show-plan') echo '--format --previews-url --help' ;;
     'catalogs') echo '--help' ;;
     'catalogs report-types') echo '--analysis-type --help' ;;
     'catalogs statistics') echo '--help' ;;
@@ -192,8 +194,9 @@ _reportctl_value_flags() {
     'templates replace') echo '--file' ;;
     'templates validate') echo '--file' ;;
     'templates preview') echo '--file --orientation --out --width' ;;
-    'templates diff') echo '--format --previews --out' ;;
+    'templates diff') echo '--format --previews --previews-url --out' ;;
     'templates apply') echo '--plan' ;;
+    'templates show-plan') echo '--format --previews-url' ;;
     'catalogs report-types') echo '--analysis-type' ;;
     'queues list') echo '--page --limit' ;;
     'queue-runs list') echo '--status --page --limit' ;;
@@ -231,6 +234,7 @@ _reportctl_choices() {
     'templates create|--from-preset') echo '@preset-ids' ;;
     'templates preview|--orientation') echo 'portrait landscape' ;;
     'templates diff|--format') echo 'text markdown' ;;
+    'templates show-plan|--format') echo 'text markdown' ;;
     'catalogs report-types|--analysis-type') echo 'counting replanting path' ;;
     'queue-runs list|--status') echo 'pending claimed running completed failed cancelled' ;;
     'analyses list|--analysis-type') echo 'counting replanting path' ;;

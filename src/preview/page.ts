@@ -68,6 +68,8 @@ export interface PageLayout {
   problems: string[];
   /** The overlaps among `problems`, by the elements' paths (the first of each pair as listed). */
   overlaps: Overlap[];
+  /** Of `problems`, those of the page itself (overlaps, elements off it), not of the document's fields. */
+  layoutProblems: string[];
 }
 
 export interface Overlap {
@@ -115,6 +117,7 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
   const defaults = options.catalogs?.vegetationIndexDefaults ?? bundledDefaults;
   const document = isRecord(template) ? template : {};
   const problems = validationProblems(template, options.catalogs);
+  const fieldProblems = problems.length;
 
   const paperSize = (paperSizes as readonly unknown[]).includes(document.paperSize) ? (document.paperSize as PaperSize) : defaults.defaults.paperSize;
   const layouts = isRecord(document.layouts) ? document.layouts : (defaults.layouts as Record<string, unknown>);
@@ -141,6 +144,7 @@ export function layoutPage(template: unknown, options: PageLayoutOptions = {}): 
     elements,
     problems,
     overlaps,
+    layoutProblems: problems.slice(fieldProblems),
   };
   if (document.reportCategory === 'vegetation_index' && typeof document.indexName === 'string') {
     result.index = { name: document.indexName };

@@ -8,7 +8,19 @@ export interface PreviewOptions extends PageLayoutOptions {
   width?: number;
   /** Small: no label text, for list thumbnails. */
   thumbnail?: boolean;
+  /** What a change does to this page, for a plan's before and after pictures. */
+  changes?: PageChanges;
 }
+
+/** The elements a change touches (outlined), and the statistics it adds or removes (listed below the page). */
+export interface PageChanges {
+  /** Paths as `PlacedElement.path` gives them (`layouts.portrait.elements.2`). */
+  elements: readonly string[];
+  statistics?: { added: readonly string[]; removed: readonly string[] };
+}
+
+/** The outline of a changed element: a colour no element type or problem uses. */
+export const changeColour = '#7b2cbf';
 
 export interface Preview {
   svg: string;
@@ -26,25 +38,35 @@ export function renderTemplateSvg(template: unknown, options: PreviewOptions = {
   const layout = layoutPage(template, options);
   const thumbnail = options.thumbnail ?? false;
   const width = positiveOr(options.width, thumbnail ? DEFAULT_THUMBNAIL_WIDTH : DEFAULT_WIDTH);
-  const view = viewBox(layout);
+  const paper = viewBox(layout);
+  const unit = layout.page.width / 216;
+  const statistics = statisticsLine(options.changes);
+  // The changed statistics are words, not boxes: a line below the page says them.
+  const band = statistics === undefined ? 0 : 9 * unit;
+  const view = { ...paper, height: paper.height + band };
   // Whole pixels, so a PNG of it has exactly these dimensions.
   const height = Math.max(1, Math.round((width * view.height) / view.width));
-  // Text and strokes scale with the paper, so A3 and letter look alike at the same width.
-  const unit = layout.page.width / 216;
+  // Text and strokes scale with the paper (`unit`), so A3 and letter look alike at the same width.
   const defs: string[] = [];
   const body: string[] = [];
 
-  if (view.x < 0 || view.y < 0 || view.width > layout.page.width || view.height > layout.page.height) {
-    body.push(`<rect class="outside" x="${num(view.x)}" y="${num(view.y)}" width="${num(view.width)}" height="${num(view.height)}" fill="#e4e4e4"/>`);
+  if (paper.x < 0 || paper.y < 0 || paper.width > layout.page.width || paper.height > layout.page.height) {
+    body.push(`<rect class="outside" x="${num(paper.x)}" y="${num(paper.y)}" width="${num(paper.width)}" height="${num(paper.height)}" fill="#e4e4e4"/>`);
   }
   body.push(
     `<rect class="page" x="0" y="0" width="${num(layout.page.width)}" height="${num(layout.page.height)}" fill="#ffffff" stroke="#888888" stroke-width="${num(0.5 * unit)}"/>`,
     `<rect class="printable" x="${num(layout.printable.x)}" y="${num(layout.printable.y)}" width="${num(layout.printable.width)}" height="${num(layout.printable.height)}" fill="none" stroke="#a0a8b0" stroke-width="${num(0.3 * unit)}" stroke-dasharray="${num(2 * unit)} ${num(1.5 * unit)}"/>`,
   );
+  const changed = new Set(options.changes?.elements ?? []);
   for (const element of layout.elements) {
     const drawing = drawElement(element, layout, thumbnail, unit);
     defs.push(...drawing.defs);
     body.push(drawing.body);
+    if (changed.has(element.path)) body.push(changeOutline(element.box, unit));
+  }
+  if (statistics !== undefined) {
+    const line = { x: paper.x + 2 * unit, y: paper.y + paper.height, width: paper.width - 4 * unit, height: band };
+    body.push(`<g class="changed-statistics">${textLine(statistics, line, line.y + 6 * unit, 3.6 * unit, 'bold', changeColour)}</g>`);
   }
 
   const caption = `${layout.name}: ${layout.paperSize} ${layout.orientation}`;
@@ -127,9 +149,22 @@ function detailLines(element: PlacedElement, layout: PageLayout): string[] {
 }
 
 /** One line of text clipped to the box's width (approximately: no font metrics here). */
-function textLine(text: string, box: Box, baseline: number, fontSize: number, weight: 'bold' | 'normal'): string {
+function textLine(text: string, box: Box, baseline: number, fontSize: number, weight: 'bold' | 'normal', colour = '#222222'): string {
   const fits = Math.max(1, Math.floor(box.width / (fontSize * 0.56)));
   const characters = [...text];
   const shown = characters.length > fits ? `${characters.slice(0, Math.max(fits - 1, 1)).join('')}…` : text;
-  return `<text x="${num(box.x)}" y="${num(baseline)}" font-size="${num(fontSize)}"${weight === 'bold' ? ' font-weight="bold"' : ''} fill="#222222">${escapeXml(shown)}</text>`;
+  return `<text x="${num(box.x)}" y="${num(baseline)}" font-size="${num(fontSize)}"${weight === 'bold' ? ' font-weight="bold"' : ''} fill="${colour}">${escapeXml(shown)}</text>`;
+}
+
+/** A box drawn around a changed element, just outside it, so the element's own colours stay readable. */
+function changeOutline(box: Box, unit: number): string {
+  const gap = 1.2 * unit;
+  return `<rect class="changed" x="${num(box.x - gap)}" y="${num(box.y - gap)}" width="${num(box.width + 2 * gap)}" height="${num(box.height + 2 * gap)}" fill="none" stroke="${changeColour}" stroke-width="${num(0.9 * unit)}" rx="${num(gap)}"/>`;
+}
+
+/** `Statistics: − replantingAreaHa, + replantPlantsNeeded`, or undefined when the change leaves them. */
+function statisticsLine(changes: PageChanges | undefined): string | undefined {
+  const { added = [], removed = [] } = changes?.statistics ?? {};
+  if (added.length === 0 && removed.length === 0) return undefined;
+  return `Statistics: ${[...removed.map((name) => `− ${name}`), ...added.map((name) => `+ ${name}`)].join(', ')}`;
 }

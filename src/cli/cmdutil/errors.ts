@@ -11,6 +11,14 @@ export const ExitCode = {
   rateLimited: 5,
   network: 6,
   watchTimeout: 8,
+  // Outcomes that are not failures, each a code no failure uses (as terraform keeps 1 for
+  // errors and 2 for changes), so a script can tell them from any error.
+  /** templates diff: the service's templates differ from the folder. */
+  differences: 10,
+  /** templates pull: files with local edits were kept. */
+  localEditsKept: 11,
+  /** templates apply --plan: the plan holds a change nobody reviewed; nothing was written. */
+  stalePlan: 12,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -18,13 +26,16 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** What each exit code means, for `help reference` and the man pages. */
 export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [status: string, meaning: string]> = [
   [String(ExitCode.ok), 'success (an empty list too)'],
-  [String(ExitCode.failed), 'the operation failed (an API error, an invalid formula or template, a failed or cancelled run with --exit-status, a serve that cannot start, a jq error); templates diff: differences'],
+  [String(ExitCode.failed), 'the operation failed (an API error, an invalid formula or template, a failed or cancelled run with --exit-status, a serve that cannot start, a jq error)'],
   [String(ExitCode.usage), 'usage error: a bad flag or argument, an answer needed that cannot be prompted for, a --jq expression jq cannot compile'],
   [String(ExitCode.auth), 'authentication (401)'],
   [String(ExitCode.notFound), 'not found (404)'],
   [String(ExitCode.rateLimited), 'still rate limited after the retries'],
   [String(ExitCode.network), 'network error or time-out'],
   [String(ExitCode.watchTimeout), 'queue-runs watch reached --timeout with the run still going'],
+  [String(ExitCode.differences), "templates diff: the service's templates differ from the folder"],
+  [String(ExitCode.localEditsKept), 'templates pull: files with local edits were kept, the rest written'],
+  [String(ExitCode.stalePlan), 'templates apply --plan: the plan is stale (a change it does not hold); nothing was written'],
   [String(ExitCode.interrupted), 'interrupted (Ctrl-C)'],
   ['any', 'serve --exec: the status of the command it ran (128+N when signal N ended it)'],
 ];
@@ -42,6 +53,9 @@ export const cliErrorCode: Record<ExitCodeValue, string> = {
   [ExitCode.rateLimited]: 'RATE_LIMITED',
   [ExitCode.network]: 'NETWORK_ERROR',
   [ExitCode.watchTimeout]: 'WATCH_TIMEOUT',
+  [ExitCode.differences]: 'DIFFERENCES',
+  [ExitCode.localEditsKept]: 'LOCAL_EDITS',
+  [ExitCode.stalePlan]: 'STALE_PLAN',
   [ExitCode.interrupted]: 'INTERRUPTED',
 };
 

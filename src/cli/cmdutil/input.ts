@@ -59,6 +59,8 @@ export async function parseJsonText(text: string, label: string): Promise<unknow
  * column 9: value expected`): JSON.parse names no line, and on some mistakes no position at all.
  */
 export async function parseJson(text: string): Promise<{ success: true; value: unknown } | { success: false; reason: string }> {
+  // "line 1, column 1: value expected" would send people looking for a mistake in nothing.
+  if (text.trim() === '') return { success: false, reason: text === '' ? 'an empty file' : 'an empty file (white space only)' };
   try {
     return { success: true, value: JSON.parse(text) };
   } catch (error) {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '../cmdutil/typed-commander.js';
 import { describeChoices, type ChoiceNotes } from '../cmdutil/choice-notes.js';
-import { closestMatch } from '../../contract/closest-match.js';
+import { closestChoice } from '../../contract/closest-match.js';
 import { integerOption } from '../cmdutil/option-parsers.js';
 
 export interface ListOptions {
@@ -32,7 +32,7 @@ export function choiceOption<Usage extends string, Choice extends string>(flags:
 export function choiceParser<Choice extends string>(choices: readonly Choice[]): (value: string) => Choice {
   return (value) => {
     if ((choices as readonly string[]).includes(value)) return value as Choice;
-    const guess = closestMatch(value, choices);
+    const guess = closestChoice(value, choices);
     throw new InvalidArgumentError(`${guess ? `did you mean ${guess}? ` : ''}Valid: ${choices.join(', ')}.`);
   };
 }

@@ -20,9 +20,9 @@ export async function replaceFile(file: string, data: string | Uint8Array, mode?
 }
 
 /** `replaceFile` for a file the user named with `flag`: a failure is a one-line CLI error. */
-export async function writeFileAtomically(file: string, data: string | Uint8Array, flag: string): Promise<void> {
+export async function writeFileAtomically(file: string, data: string | Uint8Array, flag: string, mode?: number): Promise<void> {
   try {
-    await replaceFile(file, data);
+    await replaceFile(file, data, mode);
   } catch (error) {
     throw new CliError(`${flag}: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.failed);
   }

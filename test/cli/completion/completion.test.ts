@@ -264,7 +264,7 @@ describe('zsh: a native script (_arguments, _describe), from $fpath or sourced',
     expect(commands).toContainEqual({ value: 'queue-runs', display: expect.stringMatching(/^queue-runs +-- Runs of saved queues/) });
 
     const verbs = await complete('reportctl templates ');
-    expect(verbs.map((candidate) => candidate.value)).toEqual(['list', 'get', 'presets', 'create', 'replace', 'edit', 'delete', 'validate', 'schema', 'preview', 'pull', 'diff', 'apply']);
+    expect(verbs.map((candidate) => candidate.value)).toEqual(['list', 'get', 'presets', 'create', 'replace', 'edit', 'delete', 'validate', 'schema', 'preview', 'pull', 'diff', 'apply', 'show-plan']);
     expect(verbs).toContainEqual({ value: 'delete', display: expect.stringMatching(/^delete +-- Delete a template/) });
 
     const flags = await complete('reportctl templates list --');

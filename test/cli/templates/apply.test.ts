@@ -1,5 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/cli/cmdutil/context.js';
 import { registerTemplatesApply } from '../../../src/cli/commands/templates/apply.js';
@@ -168,6 +168,18 @@ describe('templates apply', () => {
     expect(await templates()).toEqual(before);
   });
 
+  it('counts the templates in no file it keeps without --prune, one or many', async () => {
+    const { run, create } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'mine.json'), generalBody({ name: 'Mine' }));
+    await create(generalBody({ name: 'Elsewhere 1' }));
+    const one = await run(['templates', 'apply', dir, '--dry-run']);
+    expect(one.stderr).toContain('1 template of the account is in no file and kept (--prune deletes it)\n');
+    await create(generalBody({ name: 'Elsewhere 2' }));
+    const two = await run(['templates', 'apply', dir, '--dry-run']);
+    expect(two.stderr).toContain('2 templates of the account are in no file and kept (--prune deletes them)\n');
+  });
+
   it('escapes a file name in the plan and in the line of what was made', async () => {
     const { run } = await account();
     const dir = tempDir();
@@ -181,37 +193,44 @@ describe('templates apply', () => {
 });
 
 describe('templates apply --plan', () => {
-  /** A folder and a plan saved from it: Keep unchanged, Edit to replace, New to create, Gone to delete. */
+  /**
+   * A folder `templates/` and a plan saved beside it: Keep unchanged, Edit to replace, New to
+   * create, Gone to delete. Applied with DIR: the test's folders are not in the working folder.
+   */
   async function planned() {
     const target = await account();
     const { run, create } = target;
     const keep = await create(generalBody({ name: 'Keep' }));
     const edit = await create(generalBody({ name: 'Edit' }));
     const gone = await create(generalBody({ name: 'Gone' }));
-    const dir = tempDir();
+    const root = tempDir();
+    const dir = join(root, 'templates');
+    mkdirSync(dir);
     writeJson(join(dir, 'keep.json'), generalBody({ name: 'Keep' }));
     writeJson(join(dir, 'edit.json'), generalBody({ name: 'Edit', paperSize: 'a3' }));
     writeJson(join(dir, 'new.json'), generalBody({ name: 'New' }));
-    const plan = join(tempDir(), 'plan.json');
+    const plan = join(root, 'plan.json');
     const diff = await run(['templates', 'diff', dir, '--prune', '--out', plan]);
-    expect(diff.code, diff.stderr).toBe(1);
+    expect(diff.code, diff.stderr).toBe(10);
+    const apply = (...args: string[]) => run(['templates', 'apply', dir, '--plan', plan, '--yes', ...args]);
     const stale = async (expected: RegExp) => {
       const before = await target.templates();
-      const result = await run(['templates', 'apply', '--plan', plan, '--yes', '--json']);
-      expect(result.code, result.stderr).toBe(1);
+      const result = await apply('--json');
+      expect(result.code, result.stderr).toBe(12);
       expect(result.stdout).toBe('');
       const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { message: string; issues: { message: string }[] };
-      expect(error).toMatchObject({ error: 'STALE_PLAN', exitCode: 1 });
-      expect([error.message, ...error.issues.map((issue) => issue.message)].join('\n')).toMatch(expected);
+      expect(error).toMatchObject({ error: 'STALE_PLAN', exitCode: 12 });
+      const said = [error.message, ...error.issues.map((issue) => issue.message)].join('\n');
+      expect(said).toMatch(expected);
       expect(await target.templates()).toEqual(before);
-      return result;
+      return said;
     };
-    return { ...target, keep, edit, gone, dir, plan, stale };
+    return { ...target, keep, edit, gone, root, dir, plan, apply, stale };
   }
 
-  it('carries out exactly the saved plan, with the folder the plan names', async () => {
-    const { run, templates, edit, gone, plan, dir } = await planned();
-    const applied = await run(['templates', 'apply', '--plan', plan, '--yes', '--json']);
+  it('carries out exactly the saved plan; applied again, it says the service holds what it makes and writes nothing', async () => {
+    const { templates, edit, gone, apply, dir } = await planned();
+    const applied = await apply('--json');
     expect(applied.code, applied.stderr).toBe(0);
     const after = await templates();
     const created = after.find((template) => template.name === 'New')!;
@@ -221,10 +240,27 @@ describe('templates apply --plan', () => {
       deleted: [{ name: 'Gone', id: gone.id, file: null }],
     });
     expect(names(after)).toEqual(['Edit', 'Keep', 'New']);
-    // Done, the plan no longer holds: a second run is refused, not a no-op over a new state.
-    const again = await run(['templates', 'apply', '--plan', plan, '--yes']);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/is stale/);
+    const again = await apply();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/plan\.json was already applied: the service holds what it makes\n/);
+    expect(again.stderr).not.toMatch(/replaced on the service/);
+    expect(again.stdout).toBe('Plan: 0 to create, 0 to replace, 0 to delete, 3 unchanged.\n');
+    expect(await templates()).toEqual(after);
+  });
+
+  it('after a write that failed, a rerun of the same plan carries out the rest: the changes made are its own', async () => {
+    const { apply, templates, key, edit } = await planned();
+    await suite.server.admin('faults', 'add', '--route', 'POST /api/v2/templates', '--status', '500', '--count', '1', '--account', key.accountId);
+    const failed = await apply();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('apply stopped at create "New": 2 of 3 changes made');
+    const rest = await apply();
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).toContain('2 of the 3 changes of');
+    expect(rest.stderr).toContain('are already made on the service');
+    expect(rest.stdout).toMatch(/^Plan: 1 to create, 0 to replace, 0 to delete, 2 unchanged\.$/m);
+    expect(names(await templates())).toEqual(['Edit', 'Keep', 'New']);
+    expect((await templates()).find((template) => template.id === edit.id)!.paperSize).toBe('a3');
   });
 
   it('refuses a plan when a template it touches was replaced on the service', async () => {
@@ -237,12 +273,13 @@ describe('templates apply --plan', () => {
   it('refuses a plan when a template it deletes, or leaves unchanged, was deleted on the service', async () => {
     const { stale, keep, key } = await planned();
     expect((await api(suite.server, 'DELETE', `/api/v2/templates/${keep.id}`, { key: key.apiKey })).status).toBe(204);
-    await stale(new RegExp(`template "Keep" ${keep.id} was deleted on the service since the plan`));
+    await stale(new RegExp(`template "Keep" ${keep.id} was deleted on the service since the plan \\(create "Keep"\\)`));
   });
 
   it('refuses a plan when a template was created with a name the plan creates', async () => {
     const { stale, create } = await planned();
-    const rival = await create(generalBody({ name: 'New' }));
+    // Not what the plan makes: the same template would be the plan's result, already there.
+    const rival = await create(generalBody({ name: 'New', mapResolution: 999 }));
     await stale(new RegExp(`template "New" ${rival.id} was added on the service since the plan \\(the plan creates that name\\)`));
   });
 
@@ -252,32 +289,42 @@ describe('templates apply --plan', () => {
     await stale(new RegExp(`template "Unseen" ${added.id} was added on the service since the plan`));
   });
 
-  it('refuses a plan when a file of the folder changed, is new or is gone since, before asking the service anything', async () => {
-    const { stale, dir } = await planned();
+  it('refuses a plan when a file changed or is new since so that it makes another change; a file gone only drops its change', async () => {
+    const { stale, dir, apply, templates } = await planned();
     writeJson(join(dir, 'keep.json'), generalBody({ name: 'Keep', mapResolution: 300 }));
     writeJson(join(dir, 'extra.json'), generalBody({ name: 'Extra' }));
+    const said = await stale(/is stale: the folder and the service now make 2 changes it does not hold; nothing was written/);
+    expect(said).toContain(`${join('templates', 'keep.json')} changed since the plan (replace "Keep")`);
+    expect(said).toContain(`${join('templates', 'extra.json')} is new since the plan (create "Extra")`);
+
+    // Written differently, a file that makes the same template makes no new change.
+    writeFileSync(join(dir, 'keep.json'), JSON.stringify(generalBody({ name: 'Keep' })));
+    rmSync(join(dir, 'extra.json'));
     rmSync(join(dir, 'new.json'));
-    const result = await stale(/is stale \(3 changes since it was saved\); nothing was written/);
-    expect(result.stderr).toContain(`${join(dir, 'keep.json')} changed since the plan`);
-    expect(result.stderr).toContain(`${join(dir, 'extra.json')} is new since the plan`);
-    expect(result.stderr).toContain(`${join(dir, 'new.json')} is gone since the plan`);
+    const dropped = await apply();
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(dropped.stderr).toContain(`not made any more: create "New": ${join('templates', 'new.json')} is gone since the plan`);
+    expect(names(await templates())).toEqual(['Edit', 'Keep']);
   });
 
   it('refuses a plan for another folder, another --prune, another version, or what is not a plan (exit 2)', async () => {
     const { run, plan, dir } = await planned();
     const otherDir = await run(['templates', 'apply', tempDir(), '--plan', plan]);
     expect(otherDir.code).toBe(2);
-    expect(otherDir.stderr).toMatch(new RegExp(`is a plan for ${dir}`));
+    expect(otherDir.stderr).toMatch(/is a plan for \S*templates, not /);
+    // Equal paths are equal, however they are written.
+    const sameDir = await run(['templates', 'apply', `${dir}/./`, '--plan', plan, '--dry-run']);
+    expect(sameDir.code, sameDir.stderr).toBe(0);
     const unpruned = join(tempDir(), 'unpruned.json');
-    expect((await run(['templates', 'diff', dir, '--out', unpruned])).code).toBe(1);
-    const otherPrune = await run(['templates', 'apply', '--plan', unpruned, '--prune']);
+    expect((await run(['templates', 'diff', dir, '--out', unpruned])).code).toBe(10);
+    const otherPrune = await run(['templates', 'apply', dir, '--plan', unpruned, '--prune']);
     expect(otherPrune.code).toBe(2);
     expect(otherPrune.stderr).toMatch(/is a plan made without --prune/);
     const future = join(tempDir(), 'future.json');
-    writeJson(future, { ...readJson(plan), planVersion: 2 });
+    writeJson(future, { ...readJson(plan), planVersion: 3 });
     const versioned = await run(['templates', 'apply', '--plan', future]);
     expect(versioned.code).toBe(2);
-    expect(versioned.stderr).toMatch(/a plan of version 2; this reportctl reads version 1/);
+    expect(versioned.stderr).toMatch(/a plan of version 3; this reportctl reads version 2/);
     const notPlan = join(tempDir(), 'template.json');
     writeJson(notPlan, generalBody({ name: 'Not a plan' }));
     const wrong = await run(['templates', 'apply', '--plan', notPlan]);
@@ -288,6 +335,91 @@ describe('templates apply --plan', () => {
     expect(missing.stderr).toMatch(/--plan: cannot read .*nope\.json: no such file/);
   });
 
+  it('a plan is for the service and the key it was made with: another base URL or key is refused (exit 2), nothing written', async () => {
+    const { plan, dir, key, templates } = await planned();
+    const before = await templates();
+    const elsewhere = await account();
+    const otherKey = await elsewhere.run(['templates', 'apply', dir, '--plan', plan, '--yes']);
+    expect(otherKey.code).toBe(2);
+    expect(otherKey.stderr).toMatch(/plan\.json was made with another key, so maybe for another account/);
+    const other = await startInProcessService();
+    try {
+      const otherService = await runInProcess(['templates', 'apply', dir, '--plan', plan, '--yes'], { env: { REPORTCTL_BASE_URL: other.url, REPORTCTL_API_KEY: key.apiKey } });
+      expect(otherService.code).toBe(2);
+      expect(otherService.stderr).toContain(`is a plan for ${suite.server.url}, not ${other.url}`);
+    } finally {
+      await other.stop();
+    }
+    expect(await templates()).toEqual(before);
+    // A plan edited to name no service, or a folder by an absolute path, is not a plan.
+    const edited = join(tempDir(), 'edited.json');
+    writeJson(edited, { ...readJson(plan), dir: '/elsewhere' });
+    const absolute = await runInProcess(['templates', 'apply', '--plan', edited, '--yes'], { env: { REPORTCTL_BASE_URL: suite.server.url, REPORTCTL_API_KEY: key.apiKey } });
+    expect(absolute.code).toBe(2);
+    expect(absolute.stderr).toMatch(/names its folder as \/elsewhere: a plan's folder is relative to the plan file/);
+  });
+
+  it('saves a plan 0600 in a folder made 0700, whatever the umask; refuses to apply a plan other users can change', async () => {
+    const { run, dir } = await planned();
+    const plan = join(tempDir(), 'made', 'here', 'plan.json');
+    const umask = process.umask(0o000);
+    try {
+      expect((await run(['templates', 'diff', dir, '--prune', '--out', plan])).code).toBe(10);
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(plan).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(plan)).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(dirname(plan))).mode & 0o777).toBe(0o700);
+    chmodSync(plan, 0o666);
+    const refused = await run(['templates', 'apply', dir, '--plan', plan, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--plan: other users can change \S+plan\.json \(mode 666\), and so what apply does; refusing it/);
+    chmodSync(plan, 0o600);
+    chmodSync(dirname(plan), 0o777);
+    const folder = await run(['templates', 'apply', dir, '--plan', plan, '--yes']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/other users can change its folder \(mode 777\)/);
+  });
+});
+
+// Where a plan finds its folder is a matter of the working folder: the built binary, run in one.
+describe('a plan and its folder, from the working folder', { timeout: 60_000 }, () => {
+  it('finds the folder relative to the plan file, takes DIR written any way, and refuses a folder outside the working folder', async () => {
+    const { env, create } = await account();
+    await create(generalBody({ name: 'Placed' }));
+    const repo = tempDir();
+    mkdirSync(join(repo, 'team', 'templates'), { recursive: true });
+    writeJson(join(repo, 'team', 'templates', 'placed.json'), generalBody({ name: 'Placed', paperSize: 'a4' }));
+    // Made inside team/, applied from the folder above.
+    const made = await runCli(['templates', 'diff', 'templates/', '--out', 'plan.json'], { env, cwd: join(repo, 'team') });
+    expect(made.code, made.stderr).toBe(10);
+    expect(readJson(join(repo, 'team', 'plan.json')).dir).toBe('templates');
+    const above = await runCli(['templates', 'apply', '--plan', 'team/plan.json', '--dry-run'], { env, cwd: repo });
+    expect(above.code, above.stderr).toBe(0);
+    expect(above.stdout).toContain(`replace  "Placed"`);
+    expect(above.stdout).toContain(`from ${join('team', 'templates', 'placed.json')}`);
+    const named = await runCli(['templates', 'apply', 'templates', '--plan', 'plan.json', '--dry-run'], { env, cwd: join(repo, 'team') });
+    expect(named.code, named.stderr).toBe(0);
+    // From inside team/templates the plan's folder is the working folder itself; from a sibling it is outside.
+    const inside = await runCli(['templates', 'apply', '--plan', '../plan.json', '--dry-run'], { env, cwd: join(repo, 'team', 'templates') });
+    expect(inside.code, inside.stderr).toBe(0);
+    // A folder whose name starts with two dots is inside, however it reads.
+    mkdirSync(join(repo, '..dots', 'templates'), { recursive: true });
+    writeJson(join(repo, '..dots', 'templates', 'placed.json'), generalBody({ name: 'Placed', paperSize: 'a4' }));
+    expect((await runCli(['templates', 'diff', '..dots/templates', '--out', 'dots-plan.json'], { env, cwd: repo })).code).toBe(10);
+    const dots = await runCli(['templates', 'apply', '--plan', 'dots-plan.json', '--dry-run'], { env, cwd: repo });
+    expect(dots.code, dots.stderr).toBe(0);
+    mkdirSync(join(repo, 'sibling'));
+    const outside = await runCli(['templates', 'apply', '--plan', '../team/plan.json', '--dry-run'], { env, cwd: join(repo, 'sibling') });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain(`is a plan for ${join(repo, 'team', 'templates')}, outside the working folder`);
+    const given = await runCli(['templates', 'apply', '../team/templates', '--plan', '../team/plan.json', '--dry-run'], { env, cwd: join(repo, 'sibling') });
+    expect(given.code, given.stderr).toBe(0);
+  });
+});
+
+describe('templates apply, one folder', () => {
   it('a rename is a delete and a create: the old template is kept without --prune, deleted with it', async () => {
     const { run, create, templates, key } = await account();
     const old = await create(generalBody({ name: 'Lot 9 (draft)' }));

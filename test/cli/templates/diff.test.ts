@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerTemplatesDiff } from '../../../src/cli/commands/templates/diff.js';
-import { generalBody } from '../../contract/fixtures.js';
+import { bodyFor, entryWhere, generalBody } from '../../contract/fixtures.js';
 import { ANSI, runCli } from '../../helpers/cli.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 import { inProcessServiceForSuite, mockAgent } from '../../helpers/in-process.js';
@@ -30,7 +30,7 @@ const suite = inProcessServiceForSuite();
 const account = (options: { templateLimit?: number } = {}) => accountOn(suite.server, options);
 
 describe('templates diff', () => {
-  it('exits 0 on a pulled folder, 1 with a unified diff per change, a create and (with --prune) a delete', async () => {
+  it('exits 0 on a pulled folder, 10 with a unified diff per change, a create and (with --prune) a delete', async () => {
     const { run, create, templates } = await account();
     await create(generalBody({ name: 'Alpha' }));
     const beta = await create(generalBody({ name: 'Beta' }));
@@ -48,7 +48,7 @@ describe('templates diff', () => {
     rmSync(join(dir, 'beta.json'));
 
     const changed = await run(['templates', 'diff', dir]);
-    expect(changed.code, changed.stderr).toBe(1);
+    expect(changed.code, changed.stderr).toBe(10);
     expect(changed.stdout).toMatch(/^--- service\/\S+ "Alpha"\n\+\+\+ \S+alpha\.json\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n/m);
     expect(changed.stdout).toMatch(/^--- \/dev\/null\n\+\+\+ \S+gamma\.json \(new: "Gamma"\)\n@@ -0,0 \+1,\d+ @@\n\+\{\n\+ {2}"name": "Gamma",$/m);
     // Without --prune a template in no file is not a difference.
@@ -56,7 +56,7 @@ describe('templates diff', () => {
     expect(changed.stderr).toContain('1 to create, 1 to replace, 0 to delete, 0 unchanged');
 
     const pruned = await run(['templates', 'diff', dir, '--prune', '--json']);
-    expect(pruned.code).toBe(1);
+    expect(pruned.code).toBe(10);
     const changes = JSON.parse(pruned.stdout) as { action: string; name: string; id?: string; diff?: string }[];
     expect(changes.map(({ action, name }) => [action, name])).toEqual([
       ['replace', 'Alpha'],
@@ -68,6 +68,29 @@ describe('templates diff', () => {
     // Nothing was written by any of it.
     expect(names(await templates())).toEqual(['Alpha', 'Beta']);
     expect((await templates()).find((template) => template.name === 'Alpha')!.mapResolution).toBe(150);
+  });
+
+  it("above each template's diff, what changes by element and field, in text, Markdown and JSON: only a map's height, and the statistics", async () => {
+    const { run, create } = await account();
+    const costs = entryWhere('replanting', (entry) => entry.key === 'replanting_cost_estimate');
+    const body = (height: number, statistics: string[]) =>
+      bodyFor('replanting', costs, {
+        name: 'Lot 7 replanting',
+        selectedStatistics: statistics,
+        layouts: { landscape: { elements: [{ type: 'title', x: 0.05, y: 0.02, width: 0.9, height: 0.1 }, { type: 'map', x: 0.05, y: 0.15, width: 0.9, height }] } },
+      });
+    await create(body(0.8, ['replantingAreaHa']));
+    const dir = tempDir();
+    writeJson(join(dir, 'lot-7.json'), body(0.75, ['replantPlantsNeeded']));
+    const text = await run(['templates', 'diff', dir]);
+    expect(text.code, text.stderr).toBe(10);
+    expect(text.stdout).toMatch(/^~ selectedStatistics: − replantingAreaHa, \+ replantPlantsNeeded\n~ layouts\.landscape map: height 0\.8 → 0\.75\n--- service\/\S+ "Lot 7 replanting"\n\+\+\+ \S+lot-7\.json\n@@ /);
+    const markdown = await run(['templates', 'diff', dir, '--format', 'markdown']);
+    expect(markdown.stdout).toContain(': 2 changes</summary>\n\n- selectedStatistics&#58; − replantingAreaHa, &#43; replantPlantsNeeded\n- layouts.landscape map&#58; height 0.8 → 0.75\n\n```diff\n');
+    const json = await run(['templates', 'diff', dir, '--json']);
+    expect((JSON.parse(json.stdout) as { fields: string[] }[])[0]!.fields).toEqual(['selectedStatistics: − replantingAreaHa, + replantPlantsNeeded', 'layouts.landscape map: height 0.8 → 0.75']);
+    const terminal = await run(['templates', 'diff', dir], { tty: { stdout: true } });
+    expect(terminal.stdout).toContain('\u001b[33m~ layouts.landscape map: height 0.8 → 0.75\u001b[39m');
   });
 
   it('fills in the catalog defaults before comparing: a short file equal to what the service stores is no difference', async () => {
@@ -85,7 +108,7 @@ describe('templates diff', () => {
     const dir = tempDir();
     writeJson(join(dir, 'painted.json'), generalBody({ name: 'Painted', mapResolution: 600 }));
     const terminal = await run(['templates', 'diff', dir], { tty: { stdout: true } });
-    expect(terminal.code).toBe(1);
+    expect(terminal.code).toBe(10);
     expect(terminal.stdout).toMatch(ANSI);
     // Red, from chalk's escape to its reset.
     expect(terminal.stdout).toContain('\u001b[31m-  "mapResolution": 150,\u001b[39m');
@@ -96,7 +119,7 @@ describe('templates diff', () => {
     expect(piped.stdout).toContain('+  "mapResolution": 600,');
   });
 
-  it('reports every file that is not JSON or not a valid template in one run (exit 2); invalid files are never differences', async () => {
+  it('reports every file that is not JSON or not a valid template in one run (exit 1); invalid files are never differences', async () => {
     const { run, create } = await account();
     await create(generalBody({ name: 'Valid' }));
     const dir = tempDir();
@@ -106,22 +129,27 @@ describe('templates diff', () => {
     writeJson(join(dir, 'schema.json'), generalBody({ name: 'Schema', mapResolution: '300' }));
     writeFileSync(join(dir, 'comma.json'), '{ "name": "Comma", }');
     writeFileSync(join(dir, 'prose.json'), 'not json at all');
+    writeFileSync(join(dir, 'empty.json'), '');
+    writeFileSync(join(dir, 'blank.json'), '\n  \n');
     const invalid = await run(['templates', 'diff', dir]);
-    expect(invalid.code, invalid.stderr).toBe(2);
+    expect(invalid.code, invalid.stderr).toBe(1);
     expect(invalid.stdout).not.toMatch(/^(---|\+\+\+) /m);
-    const validate = await run(['templates', 'validate', ...['catalog', 'comma', 'prose', 'schema'].map((name) => join(dir, `${name}.json`))]);
+    const validate = await run(['templates', 'validate', ...['blank', 'catalog', 'comma', 'empty', 'prose', 'schema'].map((name) => join(dir, `${name}.json`))]);
     // The very lines `validate` prints for those files, in one run.
     expect(invalid.stdout).toBe(validate.stdout);
     expect(invalid.stdout).toMatch(/catalog\.json: invalid: 1 issue\n {2}reportType: /);
     expect(invalid.stdout).toMatch(/comma\.json: invalid: not valid JSON: line 1, column \d+: property name expected/);
     expect(invalid.stdout).toMatch(/prose\.json: invalid: not valid JSON/);
+    // Not "line 1, column 1": there is nothing to look for.
+    expect(invalid.stdout).toMatch(/empty\.json: invalid: an empty file\n/);
+    expect(invalid.stdout).toMatch(/blank\.json: invalid: an empty file \(white space only\)\n/);
     expect(invalid.stdout).toMatch(/schema\.json: invalid: 1 issue\n {2}mapResolution: /);
     const json = await run(['templates', 'diff', dir, '--json']);
-    expect(json.code).toBe(2);
+    expect(json.code).toBe(1);
     expect(json.stdout).toBe('');
-    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'VALIDATION_FAILED', exitCode: 2 });
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'VALIDATION_FAILED', exitCode: 1 });
 
-    for (const name of ['catalog', 'schema', 'comma', 'prose']) rmSync(join(dir, `${name}.json`));
+    for (const name of ['blank', 'catalog', 'schema', 'comma', 'empty', 'prose']) rmSync(join(dir, `${name}.json`));
     writeJson(join(dir, 'bad.json'), generalBody({ name: 'Valid' }));
     const twice = await run(['templates', 'diff', dir]);
     expect(twice.code).toBe(2);
@@ -182,36 +210,51 @@ describe('templates diff', () => {
     const dir = tempDir();
     writeJson(join(dir, 'new\u001b]0;PWNED\u0007.json'), generalBody({ name: 'Hostile file' }));
     const result = await run(['templates', 'diff', dir]);
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(rawEscapes(result.stdout + result.stderr)).toEqual([]);
     expect(result.stdout).toContain(`+++ ${join(dir, 'new\\x1b]0;PWNED\\x07.json')} (new: "Hostile file")`);
   });
 
-  it('--out saves the plan it printed (exit 1 too): versioned, keys sorted, the same bytes on a rerun', async () => {
-    const { run, create } = await account();
+  it('--out saves the plan it printed (exit 10 too): versioned, keys sorted, the same bytes on a rerun, for its service, account and folder', async () => {
+    const { run, create, key } = await account();
     const alpha = await create(generalBody({ name: 'Alpha' }));
     const beta = await create(generalBody({ name: 'Beta' }));
-    const dir = tempDir();
+    const same = await create(generalBody({ name: 'Same' }));
+    const root = tempDir();
+    const dir = join(root, 'templates');
+    mkdirSync(dir);
     writeJson(join(dir, 'alpha.json'), generalBody({ name: 'Alpha', paperSize: 'a4' }));
     writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma' }));
-    const out = join(tempDir(), 'plan.json');
+    writeJson(join(dir, 'same.json'), generalBody({ name: 'Same' }));
+    const out = join(root, 'plans', 'plan.json');
     const first = await run(['templates', 'diff', dir, '--prune', '--out', out]);
-    expect(first.code, first.stderr).toBe(1);
+    expect(first.code, first.stderr).toBe(10);
     const text = readFileSync(out, 'utf8');
     const plan = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(plan)).toEqual(['changes', 'dir', 'files', 'planVersion', 'prune', 'service']);
-    expect(plan).toMatchObject({ planVersion: 1, dir, prune: true });
-    expect((plan.changes as { action: string; name: string; id?: string }[]).map(({ action, name, id }) => [action, name, id])).toEqual([
-      ['delete', 'Beta', beta.id],
-      ['replace', 'Alpha', alpha.id],
-      ['create', 'Gamma', undefined],
-    ]);
+    expect(Object.keys(plan)).toEqual(['account', 'baseUrl', 'changes', 'dir', 'files', 'planVersion', 'prune', 'texts', 'unchanged']);
+    // The folder relative to the plan file; the service; the account by a fingerprint of the key, never the key.
+    expect(plan).toMatchObject({ planVersion: 2, dir: '../templates', prune: true, baseUrl: suite.server.url });
+    expect(plan.account).toMatch(/^[0-9a-f]{64}$/);
+    expect(text).not.toContain(key.apiKey);
     const sha = (content: string) => createHash('sha256').update(content).digest('hex');
-    expect(plan.files).toEqual({ [join(dir, 'alpha.json')]: sha(readFileSync(join(dir, 'alpha.json'), 'utf8')), [join(dir, 'gamma.json')]: sha(readFileSync(join(dir, 'gamma.json'), 'utf8')) });
-    expect(Object.keys(plan.service as object).sort()).toEqual([alpha.id, beta.id].sort());
+    const fileText = (name: string) => readFileSync(join(dir, name), 'utf8');
+    expect((plan.changes as { action: string; name: string; id?: string; file?: string }[]).map(({ action, name, id, file }) => [action, name, id, file])).toEqual([
+      ['delete', 'Beta', beta.id, undefined],
+      ['replace', 'Alpha', alpha.id, 'alpha.json'],
+      ['create', 'Gamma', undefined, 'gamma.json'],
+    ]);
+    expect(plan.files).toEqual({ 'alpha.json': sha(fileText('alpha.json')), 'gamma.json': sha(fileText('gamma.json')), 'same.json': sha(fileText('same.json')) });
+    expect(plan.unchanged).toEqual([{ name: 'Same', id: same.id, file: 'same.json', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    // The texts each change goes from and to, by their sha256: what show-plan shows.
+    const texts = plan.texts as Record<string, string>;
+    for (const [hash, kept] of Object.entries(texts)) expect(sha(kept)).toBe(hash);
+    const replace = (plan.changes as Record<string, string>[])[1]!;
+    expect(texts[replace.afterSha256!]).toContain('"paperSize": "a4"');
+    expect(texts[replace.serviceSha256!]).toContain('"paperSize": "letter"');
+    expect(Object.keys(texts)).toHaveLength(4);
     expect(first.stderr).toContain(`plan saved to ${out}`);
     const again = await run(['templates', 'diff', dir, '--prune', '--out', out]);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(10);
     expect(readFileSync(out, 'utf8')).toBe(text);
 
     const inside = await run(['templates', 'diff', dir, '--out', join(dir, 'plan.json')]);
@@ -219,11 +262,23 @@ describe('templates diff', () => {
     expect(inside.stderr).toMatch(/the next run would read the plan as a template/);
     expect(() => readFileSync(join(dir, 'plan.json'))).toThrow(/ENOENT/);
   });
+
+  it('--out that cannot be written fails the run (exit 1) and prints no plan', async () => {
+    const { run } = await account();
+    const dir = tempDir();
+    writeJson(join(dir, 'new.json'), generalBody({ name: 'New' }));
+    const blocked = join(tempDir(), 'a-file');
+    writeFileSync(blocked, '');
+    const result = await run(['templates', 'diff', dir, '--out', join(blocked, 'plan.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/--out: cannot make the folder of \S+a-file\/plan\.json: not a directory/);
+  });
 });
 
 // A few processes each: seconds alone, more on a loaded machine.
 describe('through the built binary', { timeout: 60_000 }, () => {
-  it('diff exits 0, 1 and 2 as diff(1) does; its --json failure line says why', async () => {
+  it('diff exits 0, 10 and 2, each a code of its own; its --json failure line says why', async () => {
     const { env, create } = await account();
     await create(generalBody({ name: 'Binary' }));
     const dir = tempDir();
@@ -233,9 +288,9 @@ describe('through the built binary', { timeout: 60_000 }, () => {
 
     writeJson(join(dir, 'binary.json'), generalBody({ name: 'Binary', paperSize: 'legal' }));
     const differs = await runCli(['templates', 'diff', dir, '--json'], { env });
-    expect(differs.code).toBe(1);
+    expect(differs.code).toBe(10);
     expect(JSON.parse(differs.stdout)).toEqual([expect.objectContaining({ action: 'replace', name: 'Binary' })]);
-    expect(JSON.parse(differs.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'DIFFERENCES', exitCode: 1 });
+    expect(JSON.parse(differs.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'DIFFERENCES', exitCode: 10 });
 
     const usage = await runCli(['templates', 'diff'], { env });
     expect(usage.code).toBe(2);
@@ -259,7 +314,7 @@ describe('templates diff on the largest templates', { timeout: 60_000 }, () => {
     const preload = join(dir, 'peak-rss.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(peak)}, String(process.resourceUsage().maxRSS)));`);
     const result = await runCli(['templates', 'diff', dir], { env: { ...env, NODE_OPTIONS: `--max-old-space-size=48 --require ${preload}` } });
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(result.stdout).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
     expect(result.stdout.match(/^@@/gm)).toHaveLength(1);
     expect(result.stdout).toContain('-        "value": 6799,\n');
@@ -275,6 +330,10 @@ describe('templates diff --format markdown and --previews', () => {
       [['templates', 'diff', 'templates/', '--format', 'markdown', '--previews', 'out/'], { options: { format: 'markdown', previews: 'out/' }, args: ['templates/'] }],
       [['templates', 'diff', 'templates/', '--format', 'text'], { options: { format: 'text' }, args: ['templates/'] }],
       [['templates', 'diff', 'templates/', '--format', 'html'], { usage: /Valid: text, markdown/ }],
+      // Shortened as people shorten it: its first letters, or letters of it in order.
+      [['templates', 'diff', 'templates/', '--format', 'md'], { usage: /did you mean markdown\? Valid: text, markdown/ }],
+      [['templates', 'diff', 'templates/', '--format', 'mark'], { usage: /did you mean markdown\?/ }],
+      [['templates', 'diff', 'templates/', '--format', 'tx'], { usage: /did you mean text\?/ }],
     ],
   );
 
@@ -288,10 +347,10 @@ describe('templates diff --format markdown and --previews', () => {
     writeJson(join(dir, 'gamma.json'), generalBody({ name: 'Gamma <b>@team</b>' }));
 
     const result = await run(['templates', 'diff', dir, '--format', 'markdown']);
-    expect(result.code, result.stderr).toBe(1);
+    expect(result.code, result.stderr).toBe(10);
     expect(result.stdout.startsWith('<!-- reportctl templates plan -->\n### Template plan\n\n**1 to create, 1 to replace, 0 to delete, 1 unchanged**\n')).toBe(true);
     expect(result.stdout).toMatch(
-      /\n<details>\n<summary>replace <b>Alpha<\/b> <code>[\w-]+<\/code> from <code>\S+alpha\.json<\/code><\/summary>\n\n```diff\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n(?: .*\n){3}```\n\n<\/details>\n/,
+      /\n<details>\n<summary>replace <b>Alpha<\/b> <code>[\w-]+<\/code> from <code>\S+alpha\.json<\/code>: 1 change<\/summary>\n\n- mapResolution&#58; 150 → 600\n\n```diff\n@@ -\d+,7 \+\d+,7 @@\n(?: .*\n){3}- {2}"mapResolution": 150,\n\+ {2}"mapResolution": 600,\n(?: .*\n){3}```\n\n<\/details>\n/,
     );
     expect(result.stdout).toContain('<summary>create <b>Gamma &#60;b&#62;&#64;team&#60;/b&#62;</b> from <code>');
     expect(result.stdout.match(/<details>/g)).toHaveLength(2);
@@ -308,22 +367,39 @@ describe('templates diff --format markdown and --previews', () => {
     const map = { type: 'map', x: 0.05, y: 0.2, width: 0.9, height: 0.7 };
     await create(generalBody({ name: 'Moved', layouts: { portrait: { elements: [title, map] } } }));
     await create(generalBody({ name: 'Resolution', layouts: { portrait: { elements: [title, map] } } }));
+    await create(generalBody({ name: 'Counted', selectedStatistics: ['totalPlants'], layouts: { portrait: { elements: [title, map] } } }));
     const dir = tempDir();
     expect((await run(['templates', 'pull', dir])).code).toBe(0);
-    // A narrower map is a new picture; a new map resolution is not.
+    // A narrower map is a new picture; a new map resolution is not; a new statistic is, said below the page.
     writeJson(join(dir, 'moved.json'), { ...readJson(join(dir, 'moved.json')), layouts: { portrait: { elements: [title, { ...map, width: 0.5 }] } } });
     writeJson(join(dir, 'resolution.json'), { ...readJson(join(dir, 'resolution.json')), mapResolution: 600 });
+    writeJson(join(dir, 'counted.json'), { ...readJson(join(dir, 'counted.json')), selectedStatistics: ['plantsPerHectare'] });
     writeJson(join(dir, 'new.json'), generalBody({ name: 'New <script>', layouts: { landscape: { elements: [title] } } }));
 
     const out = join(tempDir(), 'previews');
-    const result = await run(['templates', 'diff', dir, '--previews', out]);
-    expect(result.code, result.stderr).toBe(1);
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'moved.portrait.after.svg', 'moved.portrait.before.svg', 'new-script.landscape.after.svg']);
-    expect(result.stderr).toContain(`wrote 3 pictures and ${join(out, 'index.html')}`);
+    // Pictures are for anyone to read and no one else to change, whatever the umask.
+    const umask = process.umask(0o000);
+    let result: Awaited<ReturnType<typeof run>>;
+    try {
+      result = await run(['templates', 'diff', dir, '--previews', out]);
+    } finally {
+      process.umask(umask);
+    }
+    expect(result.code, result.stderr).toBe(10);
+    expect(readdirSync(out).sort()).toEqual(['counted.portrait.after.svg', 'counted.portrait.before.svg', 'index.html', 'moved.portrait.after.svg', 'moved.portrait.before.svg', 'new-script.landscape.after.svg']);
+    expect(result.stderr).toContain(`wrote 5 pictures and ${join(out, 'index.html')}`);
+    expect(statSync(out).mode & 0o777).toBe(0o755);
+    for (const file of readdirSync(out)) expect(statSync(join(out, file)).mode & 0o777).toBe(0o644);
     const svg = (file: string) => readFileSync(join(out, file), 'utf8');
     expect(svg('moved.portrait.before.svg')).toMatch(/^<svg /);
     expect(svg('moved.portrait.before.svg')).not.toBe(svg('moved.portrait.after.svg'));
     expect(svg('new-script.landscape.after.svg')).toContain('data-orientation="landscape"');
+    // The map changed: outlined in both pictures, and the title, unchanged, in neither.
+    const outlines = (file: string) => svg(file).match(/<rect class="changed"/g)?.length ?? 0;
+    expect([outlines('moved.portrait.before.svg'), outlines('moved.portrait.after.svg')]).toEqual([1, 1]);
+    expect(svg('moved.portrait.after.svg')).toMatch(/data-path="layouts\.portrait\.elements\.1">.*?<\/g><rect class="changed"/);
+    expect(svg('counted.portrait.after.svg')).toContain('Statistics: − totalPlants, + plantsPerHectare');
+    expect(outlines('counted.portrait.after.svg')).toBe(0);
 
     const index = readFileSync(join(out, 'index.html'), 'utf8');
     for (const file of ['moved.portrait.before.svg', 'moved.portrait.after.svg', 'new-script.landscape.after.svg']) expect(index).toContain(`<img src="${file}"`);

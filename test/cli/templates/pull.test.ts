@@ -69,7 +69,7 @@ describe('templates pull', () => {
 
     // Outside git the edited file is kept; --force overwrites it.
     const refused = await run(['templates', 'pull', dir]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(11);
     expect(readJson(join(dir, 'my-own-name.json')).mapResolution).toBe(999);
     const result = await run(['templates', 'pull', dir, '--json', '--force']);
     expect(result.code, result.stderr).toBe(0);
@@ -114,7 +114,7 @@ describe('templates pull', () => {
     expect(() => readdirSync(dir)).toThrow(/ENOENT/);
   });
 
-  it('never loses a local edit outside git: a file that differs from the service is kept and listed (exit 1) unless --force', async () => {
+  it('never loses a local edit outside git: a file that differs from the service is kept and listed (exit 11) unless --force', async () => {
     const { run, create, key } = await account();
     const edited = await create(generalBody({ name: 'Edited here' }));
     await create(generalBody({ name: 'Fresh' }));
@@ -127,7 +127,7 @@ describe('templates pull', () => {
     await api(suite.server, 'PUT', `/api/v2/templates/${edited.id}`, { key: key.apiKey, body: generalBody({ name: 'Edited here', paperSize: 'a3' }) });
     await create(generalBody({ name: 'Newer' }));
     const result = await run(['templates', 'pull', dir]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(11);
     expect(readJson(file)).toEqual(local);
     expect(result.stdout).toMatch(new RegExp(`^kept +${file} "Edited here"$`, 'm'));
     expect(result.stdout).toMatch(/^new +\S+newer\.json "Newer"$/m);
@@ -139,7 +139,7 @@ describe('templates pull', () => {
     expect(readJson(file).mapResolution).toBe(150);
   });
 
-  it('in a git work tree, overwrites a committed file the service changed, keeps one with uncommitted changes (exit 1) unless --force', async () => {
+  it('in a git work tree, overwrites a committed file the service changed, keeps one with uncommitted changes (exit 11) unless --force', async () => {
     const { run, create, key } = await account();
     const committed = await create(generalBody({ name: 'Committed' }));
     const edited = await create(generalBody({ name: 'Edited' }));
@@ -160,13 +160,13 @@ describe('templates pull', () => {
       await api(suite.server, 'PUT', `/api/v2/templates/${template.id}`, { key: key.apiKey, body: generalBody({ name: template.name, paperSize: 'a3' }) });
     }
     const result = await run(['templates', 'pull', dir]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(11);
     expect(readJson(join(dir, 'committed.json')).paperSize).toBe('a3');
     expect(readJson(editedFile)).toEqual(local);
     expect(result.stderr).toMatch(/edited\.json was kept: it has changes git does not hold as committed/);
     // Staged is not committed either.
     git('add', '.');
-    expect((await run(['templates', 'pull', dir])).code).toBe(1);
+    expect((await run(['templates', 'pull', dir])).code).toBe(11);
     expect(readJson(editedFile)).toEqual(local);
     const forced = await run(['templates', 'pull', dir, '--force']);
     expect(forced.code, forced.stderr).toBe(0);

@@ -1,23 +1,24 @@
 import type { Template } from '../../../contract/index.js';
 import type { Writable } from 'node:stream';
 import type { CliDeps } from '../../cmdutil/context.js';
-import { ExitCode, NOT_UTF8_HINT, UsageError } from '../../cmdutil/errors.js';
-import { decodeUtf8, NotUtf8Error } from '../../../encoding/utf8.js';
-import { unreadableReason } from '../../cmdutil/input.js';
+import { UsageError } from '../../cmdutil/errors.js';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { escapeControls } from '../../iostreams/sanitize.js';
 import { writeLine } from '../../iostreams/io.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
 import type { Session } from '../../session/session.js';
-import type { TemplatePlan } from './support/plan.js';
+import type { FolderPlan, TemplatePlan } from './support/plan.js';
+import type { SavedPlan } from './support/saved-plan.js';
 import { submitTemplate } from './support/submit.js';
 
 const verb = (parent: Parent) =>
   parent
     .command('apply')
     .description('Make the service hold what a folder of template files holds: create, replace and (with --prune) delete')
-    .argument('[dir]', 'the folder of template files (*.json); with --plan, the plan names it')
+    .argument('[dir]', 'the folder of template files (*.json); with --plan, the plan names it (relative to the plan file)')
     .option('--prune', "delete the service's templates that are in no file (asks first on a terminal)")
-    .option('--plan <file>', 'carry out the plan `templates diff --out` saved, and refuse it if anything changed since (exit 1)')
+    .option('--plan <file>', 'carry out only changes the plan `templates diff --out` saved holds; any other is refused (exit 12)')
     .option('--dry-run', 'print the plan and stop')
     .option('-y, --yes', 'delete without asking (required for --prune deletions when not on a terminal)')
     .addHelpText(
@@ -31,15 +32,21 @@ Examples:
 
 Every file is read and checked first: each one that is not JSON or not a valid template is
 reported (with --json, stdout gets { ..., invalid: [{ file, valid, issues, reason? }] }), nothing
-is written, exit 1; a *.json entry that is not a readable file is exit 2. With --plan, a file
-or a template on the service that changed since the plan was saved is named and nothing is
-written (exit 1, error STALE_PLAN); otherwise exactly the saved changes are made. The plan
-(N to create, N to replace, N to delete, N unchanged) comes next, then each change as it is
-made, with its template's id: deletions first (they free room under the plan's template
-limit), then replacements, then creations, paced under the service's write limit. A template
-is known by its exact name, so a rename is a delete and a create. A write that fails stops the
-run: what was done and what was not is listed, the exit code is that failure's, and running
-the same apply again carries out the rest.`,
+is written, exit 1; a *.json entry that is not a readable file is exit 2. The plan (N to
+create, N to replace, N to delete, N unchanged) comes next, then each change as it is made,
+with its template's id: deletions first (they free room under the plan's template limit),
+then replacements, then creations, paced under the service's write limit. A template is known
+by its exact name, so a rename is a delete and a create. A write that fails stops the run:
+what was done and what was not is listed, the exit code is that failure's, and running the
+same apply again carries out the rest.
+
+With --plan: the plan's folder is found relative to the plan file and must be inside the
+working folder, or be the DIR given; the plan must be for this base URL and key (exit 2
+otherwise). Each change the folder and the service make now must be one the plan holds: the
+same template, from the same state, to the same result (reviewed). One that is not (a
+template edited on the service since, a file changed) is named and nothing is written: exit
+12, error STALE_PLAN. The plan's changes the service already holds are said and skipped (a
+plan applied twice, or after a write that failed); those the folder no longer makes are said.`,
     );
 export type TemplatesApplyOptions = OptionsOf<typeof verb>;
 
@@ -69,14 +76,14 @@ interface Applied {
 
 export async function runTemplatesApply(given: string | undefined, options: TemplatesApplyOptions, deps: CliDeps): Promise<void> {
   const [{ planFromFolder, planLines, planSummary }, { quoted }] = await Promise.all([import('./support/plan.js'), import('./support/folder.js')]);
-  const saved = options.plan === undefined ? undefined : { file: options.plan, plan: await readSavedPlan(options.plan, given, options.prune) };
-  const dir = saved?.plan.dir ?? given;
+  const saved = options.plan === undefined ? undefined : await readSavedPlan(options.plan, given, options.prune);
+  const dir = saved?.dir ?? given;
   if (dir === undefined) throw new UsageError("missing required argument 'dir'", 'name the folder, or pass --plan PLAN.json (`templates diff DIR --out PLAN.json` saves one)');
-  const { session, plan } = await planFromFolder(dir, { ...options, prune: saved?.plan.prune ?? options.prune }, deps, {
-    invalidExit: ExitCode.failed,
+  const { session, plan, files, templates } = await planFromFolder(dir, { ...options, prune: saved?.plan.prune ?? options.prune }, deps, {
     invalidAnswer: (invalid) => ({ ...resultJson({ create: [], replace: [], delete: [] }, []), invalid }),
-    ...(saved ? { saved } : {}),
+    ...(saved ? { checkService: (session: Session) => checkPlanService(saved, session), checkAccount: (session: Session) => checkPlanAccount(saved, session) } : {}),
   });
+  if (saved) await holdToSavedPlan(saved, { plan, files, templates }, deps);
   // With --json, stdout carries the one JSON answer; what people read goes to stderr.
   const people = options.json ? deps.io.stderr : deps.io.stdout;
   const unchanged: Applied[] = plan.unchanged.map(({ name, id, file }) => ({ name, id, file }));
@@ -87,8 +94,8 @@ export async function runTemplatesApply(given: string | undefined, options: Temp
     for (const line of planLines(plan, saved?.plan.prune ?? options.prune === true)) writeLine(people, `  ${line}`);
   }
   if (plan.kept.length > 0) {
-    const kept = plan.kept.length === 1 ? '1 template of the account is' : `${plan.kept.length} templates of the account are`;
-    writeLine(deps.io.stderr, `${kept} in no file and kept (--prune deletes it)`);
+    const kept = plan.kept.length === 1 ? '1 template of the account is in no file and kept (--prune deletes it)' : `${plan.kept.length} templates of the account are in no file and kept (--prune deletes them)`;
+    writeLine(deps.io.stderr, kept);
   }
   if (options.dryRun) {
     // The plan's lines are those a real apply starts with: say plainly that this one stops.
@@ -160,19 +167,60 @@ async function carryOut(changes: Change[], session: Session, unchanged: Applied[
   return done;
 }
 
-/** The plan file `--plan` names; a folder or --prune that disagrees with it is a usage error. */
-async function readSavedPlan(file: string, dir: string | undefined, prune: boolean | undefined) {
-  const [{ parseSavedPlan }, { shown }, { readFile }] = await Promise.all([import('./support/saved-plan.js'), import('./support/folder.js'), import('node:fs/promises')]);
-  let text: string;
-  try {
-    text = decodeUtf8(await readFile(file));
-  } catch (error) {
-    throw new UsageError(`--plan: cannot read ${shown(file)}: ${unreadableReason(error)}`, error instanceof NotUtf8Error ? NOT_UTF8_HINT : undefined);
+interface SavedPlanFile {
+  file: string;
+  plan: SavedPlan;
+  /** The plan's folder, found relative to the plan file, as this run names it. */
+  dir: string;
+  /** How the plan knows its account (loaded with the plan's module). */
+  accountOf: (apiKey: string | undefined) => string;
+}
+
+/**
+ * The plan file `--plan` names. Its folder is found relative to the plan file, and must be
+ * inside the working folder unless DIR names that very folder; another folder or --prune than
+ * the plan's is a usage error.
+ */
+async function readSavedPlan(file: string, given: string | undefined, prune: boolean | undefined): Promise<SavedPlanFile> {
+  const [{ accountOf, parseSavedPlan, readPlanFile }, { shown }] = await Promise.all([import('./support/saved-plan.js'), import('./support/folder.js')]);
+  const plan = await parseSavedPlan(await readPlanFile(file, '--plan'), `--plan: ${shown(file)}`);
+  if (isAbsolute(plan.dir)) throw new UsageError(`${shown(file)} names its folder as ${shown(plan.dir)}: a plan's folder is relative to the plan file`, 'make the plan again: `reportctl templates diff DIR --out PLAN`');
+  const folder = resolve(dirname(file), plan.dir);
+  const here = relative(resolve('.'), folder) || '.';
+  if (given !== undefined && resolve(given) !== folder) throw new UsageError(`${shown(file)} is a plan for ${shown(here)}, not ${shown(given)}`, 'leave DIR out: the plan names its folder, relative to the plan file');
+  if (given === undefined && (here === '..' || here.startsWith(`..${sep}`) || isAbsolute(here))) {
+    throw new UsageError(`${shown(file)} is a plan for ${shown(folder)}, outside the working folder`, 'name that folder as DIR if you mean it: `reportctl templates apply DIR --plan PLAN`');
   }
-  const plan = await parseSavedPlan(text, `--plan: ${shown(file)}`);
-  if (dir !== undefined && dir !== plan.dir) throw new UsageError(`${shown(file)} is a plan for ${shown(plan.dir)}, not ${shown(dir)}`, 'leave DIR out: the plan names its folder');
   if (prune !== undefined && prune !== plan.prune) throw new UsageError(`${shown(file)} is a plan made ${plan.prune ? 'with' : 'without'} --prune`, 'leave --prune out: the plan says whether it deletes');
-  return plan;
+  return { file, plan, dir: given ?? here, accountOf };
+}
+
+/** A plan applies to the service it was made for. */
+function checkPlanService(saved: SavedPlanFile, session: Session): void {
+  const { baseUrl } = session.settings;
+  if (saved.plan.baseUrl === baseUrl) return;
+  throw new UsageError(`${escapeControls(saved.file)} is a plan for ${escapeControls(saved.plan.baseUrl)}, not ${escapeControls(baseUrl)}`, 'apply it to the service it was made for, or make a plan for this one: `reportctl templates diff DIR --out PLAN`');
+}
+
+/** And to the account it was made for, which the API lets a client know only by its key. */
+function checkPlanAccount(saved: SavedPlanFile, session: Session): void {
+  if (saved.plan.account === saved.accountOf(session.settings.apiKey)) return;
+  throw new UsageError(`${escapeControls(saved.file)} was made with another key, so maybe for another account`, 'apply it with the key it was made with, or make a plan with this one: `reportctl templates diff DIR --out PLAN`');
+}
+
+/**
+ * What the folder and the service make now must be changes the plan holds (reviewed): else
+ * the plan is stale and nothing is written. The plan's changes already made, or no longer
+ * made by the folder, are said.
+ */
+async function holdToSavedPlan(saved: SavedPlanFile, now: Pick<FolderPlan, 'plan' | 'files' | 'templates'>, deps: CliDeps): Promise<void> {
+  const { compareWithSaved, savedChangesOf, stalePlan } = await import('./support/saved-plan.js');
+  const { unreviewed, done, dropped } = compareWithSaved(saved.plan, savedChangesOf(now.plan, now.files), now.files, now.templates);
+  if (unreviewed.length > 0) throw stalePlan(saved.file, unreviewed);
+  const [file, total] = [escapeControls(saved.file), saved.plan.changes.length];
+  if (done === total && total > 0) writeLine(deps.io.stderr, `${file} was already applied: the service holds what it makes`);
+  else if (done > 0) writeLine(deps.io.stderr, `${done} of the ${total} changes of ${file} ${done === 1 ? 'is' : 'are'} already made on the service`);
+  for (const line of dropped) writeLine(deps.io.stderr, `not made any more: ${line}`);
 }
 
 function doneSummary(done: Record<Action, Applied[]>): string {

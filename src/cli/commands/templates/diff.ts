@@ -1,12 +1,12 @@
 import type { CliDeps } from '../../cmdutil/context.js';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { ExitCode, SilentFailure, UsageError, type ExitCodeValue } from '../../cmdutil/errors.js';
-import { writeData, writeLine } from '../../iostreams/io.js';
+import { writeLine } from '../../iostreams/io.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import { bindRun, type OptionsOf, type Parent, type RunF } from '../../cmdutil/verb.js';
-import type { Style } from '../../iostreams/style.js';
-import { escapeControls, jsonForTerminal } from '../../iostreams/sanitize.js';
+import { escapeControls } from '../../iostreams/sanitize.js';
 import { choiceOption } from '../../output/list-options.js';
+import { checkedPreviewsUrl, printReview } from './support/print-plan.js';
 
 const verb = (parent: Parent) =>
   parent
@@ -16,7 +16,8 @@ const verb = (parent: Parent) =>
     .option('--prune', "also show the service's templates that are in no file (apply --prune deletes them)")
     .addOption(choiceOption('--format <format>', 'text (the default) or markdown: the plan as a pull-request comment', ['text', 'markdown'] as const))
     .option('--previews <out>', 'also write before and after pictures (SVG) of the layouts that change, and an index.html, into OUT')
-    .option('--out <plan>', 'also save the plan to this file, for `templates apply --plan` (written with exit 0 or 1)')
+    .option('--previews-url <url>', 'with --format markdown: where people find the pictures (the CI artifact), said in the comment')
+    .option('--out <plan>', 'also save the plan to this file (0600), for `templates apply --plan` and `templates show-plan`')
     .addHelpText(
       'after',
       `
@@ -27,13 +28,19 @@ Examples:
   $ reportctl templates diff templates/ --format markdown --previews previews/ > plan.md
 
 Each file is compared with the service's template of the same name, both normalised (the
-catalog's defaults filled in, keys in the contract's order): a unified diff per changed
-template, the files that would be created and, with --prune, the templates that would be
-deleted. Every file that is not JSON or not a valid template is reported, as \`templates
-validate\` reports it, in one run; invalid files never count as differences.
+catalog's defaults filled in, keys in the contract's order). For each replaced template, what
+changes by element and field (\`~ layouts.landscape map: height 0.8 → 0.75\`), then its unified
+diff; the files that would be created and, with --prune, the templates that would be deleted.
+Every file that is not JSON or not a valid template is reported, as \`templates validate\`
+reports it, in one run; invalid files never count as differences.
 
-Exit status, as diff(1): 0 no differences, 1 differences, 2 usage errors, duplicate names, and
-any *.json entry that is not a readable file, not JSON or not a valid template.`,
+The plan --out saves records the service, the account (a fingerprint of the key) and the
+folder (relative to the plan file), and the texts of the templates it changes, so
+\`templates show-plan\` shows it again offline.
+
+Exit status: 0 no differences, 10 differences (a code no failure uses), 1 a file that is not
+JSON or not a valid template, or the service failed, 2 usage errors, duplicate names and any
+*.json entry that is not a readable file; 3 to 6 as for every command.`,
     );
 export type TemplatesDiffOptions = OptionsOf<typeof verb>;
 
@@ -48,58 +55,30 @@ export function registerTemplatesDiff(
 
 export async function runTemplatesDiff(dir: string, options: TemplatesDiffOptions, deps: CliDeps): Promise<ExitCodeValue> {
   if (options.json && options.format === 'markdown') throw new UsageError('give --json or --format markdown, not both');
-  const [{ changesInReadingOrder, planFromFolder, planSummary }, { quoted, shown }, { unifiedHunks }, { planFileText }, { writeFileAtomically }] = await Promise.all([
+  const previewsUrl = checkedPreviewsUrl(options);
+  const [{ planFromFolder, planSummary }, { shown }, { reviewOf }, { accountOf, recordedDir, savedPlanOf, writePlanFile }] = await Promise.all([
     import('./support/plan.js'),
     import('./support/folder.js'),
-    import('./support/unified-diff.js'),
+    import('./support/plan-review.js'),
     import('./support/saved-plan.js'),
-    import('../../output/output-file.js'),
   ]);
   if (options.out !== undefined && options.out.endsWith('.json') && resolve(dirname(options.out)) === resolve(dir)) {
     throw new UsageError(`--out ${shown(options.out)} is in ${shown(dir)}: the next run would read the plan as a template`, 'save the plan outside the folder');
   }
-  // Invalid files are exit 2: a check on a pull request must not take them for changes (1).
-  const { plan, saved } = await planFromFolder(dir, options, deps, { invalidExit: ExitCode.usage });
-  if (options.out !== undefined) await writeFileAtomically(options.out, planFileText(saved), '--out');
-  const changes = changesInReadingOrder(plan);
+  const { session, plan, files } = await planFromFolder(dir, options, deps);
+  const review = reviewOf(plan);
+  if (options.out !== undefined) {
+    const context = { baseUrl: session.settings.baseUrl, account: accountOf(session.settings.apiKey), dir: recordedDir(relative(dirname(resolve(options.out)), resolve(dir))), prune: options.prune === true, files };
+    await writePlanFile(options.out, savedPlanOf(plan, context));
+  }
   if (options.previews !== undefined) {
     const { writePlanPreviews } = await import('./support/plan-previews.js');
-    const written = await writePlanPreviews(plan, options.previews);
+    const written = await writePlanPreviews(review, options.previews);
     writeLine(deps.io.stderr, escapeControls(`wrote ${written.files} ${written.files === 1 ? 'picture' : 'pictures'} and ${written.index}`));
   }
-  if (options.format === 'markdown') {
-    const { markdownPlan } = await import('./support/markdown-plan.js');
-    await writeData(deps.io.stdout, markdownPlan(plan));
-  } else if (options.json) {
-    const listed = changes.map((change) => {
-      if (change.action === 'replace') return { action: change.action, name: change.name, id: change.id, file: change.file, diff: unifiedHunks(change.before, change.after).join('\n') + '\n' };
-      if (change.action === 'create') return { action: change.action, name: change.name, file: change.file, ...(change.renameOf ? { renameOf: { name: change.renameOf.name, id: change.renameOf.id } } : {}) };
-      return { action: change.action, name: change.name, id: change.id };
-    });
-    writeLine(deps.io.stdout, JSON.stringify(listed));
-  } else {
-    const style = await deps.io.style(options.color);
-    for (const change of changes) {
-      const [before, after, from, to] =
-        change.action === 'replace'
-          ? [change.before, change.after, `service/${change.id} ${quoted(change.name)}`, shown(change.file)]
-          : change.action === 'create'
-            ? ['', change.text, '/dev/null', `${shown(change.file)} (new: ${quoted(change.name)})`]
-            : [change.text, '', `service/${change.id} ${quoted(change.name)}`, '/dev/null (in no file)'];
-      writeLine(deps.io.stdout, style.bold(`--- ${from}`));
-      writeLine(deps.io.stdout, style.bold(`+++ ${to}`));
-      for (const line of unifiedHunks(before, after)) writeLine(deps.io.stdout, colourLine(jsonForTerminal(line), style));
-    }
-  }
+  await printReview(review, { ...options, ...(previewsUrl ? { previewsUrl } : {}) }, deps);
   writeLine(deps.io.stderr, `${shown(dir)}: ${planSummary(plan)}`);
   if (options.out !== undefined) writeLine(deps.io.stderr, `plan saved to ${shown(options.out)}: \`reportctl templates apply --plan ${shown(options.out)}\` carries it out`);
-  if (changes.length === 0) return ExitCode.ok;
-  throw new SilentFailure(ExitCode.failed, `the service's templates differ from ${shown(dir)}`, { code: 'DIFFERENCES' });
-}
-
-function colourLine(line: string, style: Style): string {
-  if (line.startsWith('@@')) return style.cyan(line);
-  if (line.startsWith('+')) return style.green(line);
-  if (line.startsWith('-')) return style.red(line);
-  return line;
+  if (review.changes.length === 0) return ExitCode.ok;
+  throw new SilentFailure(ExitCode.differences, `the service's templates differ from ${shown(dir)}`);
 }

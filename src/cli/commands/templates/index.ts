@@ -13,6 +13,7 @@ import { registerTemplatesPull } from './pull.js';
 import { registerTemplatesPreview } from './preview.js';
 import { registerTemplatesReplace } from './replace.js';
 import { registerTemplatesSchema } from './schema.js';
+import { registerTemplatesShowPlan } from './show-plan.js';
 import { registerTemplatesValidate } from './validate.js';
 
 export function registerTemplatesCommands(program: Root, deps: CliDeps, wrap: Wrap): void {
@@ -30,4 +31,5 @@ export function registerTemplatesCommands(program: Root, deps: CliDeps, wrap: Wr
   registerTemplatesPull(templates, deps, wrap);
   registerTemplatesDiff(templates, deps, wrap);
   registerTemplatesApply(templates, deps, wrap);
+  registerTemplatesShowPlan(templates, deps, wrap);
 }

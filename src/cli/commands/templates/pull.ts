@@ -30,7 +30,7 @@ listed on stderr. Two templates or files with one name: exit 2, and nothing is w
 A local edit is never lost silently. In a git work tree, a file that differs from the
 service's template and has changes git does not hold as committed (modified, staged,
 untracked) is kept; outside git, every file that differs from the service's template is kept.
-Kept files are listed, the rest are written, and the exit status is 1; --force overwrites
+Kept files are listed, the rest are written, and the exit status is 11; --force overwrites
 them. Every *.json entry must be a readable file (exit 2 otherwise, before anything is
 written). Files are written before anything is printed, so a closed pipe never cuts a pull
 short.`,
@@ -86,7 +86,7 @@ export async function runTemplatesPull(dir: string, options: TemplatesPullOption
   writeLine(deps.io.stderr, `pulled ${templates.length - counts.kept} templates into ${shown(dir)}: ${counts.new} new, ${counts.updated} updated, ${counts.unchanged} unchanged${keptNote}`);
   if (kept.length > 0) {
     const why = inGit ? 'has changes git does not hold as committed' : 'differs from the service and the folder is not in a git work tree';
-    throw new CliError(`${kept.length === 1 ? `${shown(kept[0]!.file)} was kept: it` : `${kept.length} files were kept: each`} ${why}`, ExitCode.failed, 'commit or stash the edits, or pass --force to overwrite them with what the service holds', {
+    throw new CliError(`${kept.length === 1 ? `${shown(kept[0]!.file)} was kept: it` : `${kept.length} files were kept: each`} ${why}`, ExitCode.localEditsKept, 'commit or stash the edits, or pass --force to overwrite them with what the service holds', {
       code: 'LOCAL_EDITS',
       issues: kept.map(({ file, template }) => ({ path: file, message: `kept; the service's ${quoted(template.name)} differs` })),
     });

@@ -1,6 +1,7 @@
+import { escapeXml } from '../../../../preview/index.js';
 import { escapeControls, jsonForTerminal } from '../../../iostreams/sanitize.js';
-import { changesInReadingOrder, planSummary, type PlannedChange, type TemplatePlan } from './plan.js';
-import { unifiedHunks } from './unified-diff.js';
+import { fieldsOf, hunksOf, reviewSummary, TEXT_NOT_KEPT, type PlanReview, type ReviewChange } from './plan-review.js';
+import { pageProblems } from './template-changes.js';
 
 /** GitHub refuses a comment longer than this (in characters). */
 export const MAX_COMMENT_LENGTH = 65_536;
@@ -25,19 +26,32 @@ export function fenceFor(text: string): string {
 
 interface Section {
   heading: string;
+  /** Field changes and layout problems: what a reviewer reads first. */
+  notes: string[];
   diff: string[];
   /** Lines shown, when the diff was cut to fit. */
   shown?: number;
 }
 
+export interface MarkdownOptions {
+  /** Where the pictures of `diff --previews` are (the CI job's artifact). */
+  previewsUrl?: string;
+  /** GitHub's limit unless said. */
+  limit?: number;
+}
+
 /**
- * The plan as a pull-request comment: the summary, then one collapsed section per change with
- * its unified diff. Past `limit` characters, the longest diffs are cut first (each to the same
- * length) and the comment says so; if the headings alone are too long, the last are left out.
+ * The plan as a pull-request comment: the summary and where the pictures are, then one
+ * collapsed section per change: what changes by element and field, each page's layout
+ * problems after the change, and the unified diff. Past `limit` characters, the longest diffs
+ * are cut first (each to the same length) and the comment says so; if the sections without
+ * their diffs are too long, the last are left out.
  */
-export function markdownPlan(plan: TemplatePlan, limit = MAX_COMMENT_LENGTH): string {
-  const sections = changesInReadingOrder(plan).map(sectionOf);
-  const head = [PLAN_MARKER, '### Template plan', '', `**${planSummary(plan)}**`, ''];
+export function markdownPlan(review: PlanReview, options: MarkdownOptions = {}): string {
+  const limit = options.limit ?? MAX_COMMENT_LENGTH;
+  const sections = review.changes.map(sectionOf);
+  const pictures = options.previewsUrl === undefined ? [] : [`Pictures of each page that changes, before and after: <a href="${escapeXml(options.previewsUrl)}">the plan's previews</a> (index.html).`, ''];
+  const head = [PLAN_MARKER, '### Template plan', '', `**${reviewSummary(review)}**`, '', ...pictures];
   const render = (note: string[], listed: Section[], unlisted: number) =>
     [
       ...head,
@@ -62,15 +76,26 @@ export function markdownPlan(plan: TemplatePlan, limit = MAX_COMMENT_LENGTH): st
   return render(cutNote, listed.map((section) => cut(section, low)), sections.length - listed.length);
 }
 
-function sectionOf(change: PlannedChange): Section {
+const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+function sectionOf(change: ReviewChange): Section {
   const name = `<b>${escapeMarkdown(change.name)}</b>`;
   const code = (text: string) => `<code>${escapeMarkdown(text)}</code>`;
-  if (change.action === 'replace') return { heading: `replace ${name} ${code(change.id)} from ${code(change.file)}`, diff: unifiedHunks(change.before, change.after) };
-  if (change.action === 'create') {
-    const renamed = change.renameOf ? `, a rename of <b>${escapeMarkdown(change.renameOf.name)}</b>?` : '';
-    return { heading: `create ${name} from ${code(change.file)}${renamed}`, diff: unifiedHunks('', change.text) };
-  }
-  return { heading: `delete ${name} ${code(change.id)} (in no file)`, diff: unifiedHunks(change.text, '') };
+  const fields = fieldsOf(change);
+  const problems = change.action === 'delete' ? [] : pageProblems(change.action === 'replace' ? change.before : undefined, change.after);
+  const counts = [...(fields.length > 0 ? [counted(fields.length, 'change', 'changes')] : []), ...(problems.length > 0 ? [counted(problems.length, 'layout problem', 'layout problems')] : [])];
+  const what =
+    change.action === 'replace'
+      ? `replace ${name} ${code(change.id)} from ${code(change.file)}`
+      : change.action === 'create'
+        ? `create ${name} from ${code(change.file)}${change.renameOf ? `, a rename of <b>${escapeMarkdown(change.renameOf.name)}</b>?` : ''}`
+        : `delete ${name} ${code(change.id)} (in no file)`;
+  const notes = [
+    ...(fields.length > 0 ? [...fields.map((field) => `- ${escapeMarkdown(field)}`), ''] : []),
+    ...(problems.length > 0 ? ['Layout problems after the change:', '', ...problems.map((problem) => `- ${escapeMarkdown(problem)}`), ''] : []),
+  ];
+  const hunks = hunksOf(change);
+  return { heading: counts.length > 0 ? `${what}: ${counts.join(', ')}` : what, notes: hunks === undefined ? [...notes, `*${escapeMarkdown(TEXT_NOT_KEPT)}*`, ''] : notes, diff: hunks ?? [] };
 }
 
 const diffLength = (lines: readonly string[]) => lines.reduce((total, line) => total + line.length + 1, 0);
@@ -88,5 +113,5 @@ function renderSection(section: Section): string {
   const fence = fenceFor(body);
   const cutLine = section.shown === undefined ? [] : [`*Cut to fit: ${section.diff.length} of ${section.shown} lines shown.*`, ''];
   const block = section.diff.length === 0 ? [] : [`${fence}diff`, body, fence, ''];
-  return ['<details>', `<summary>${section.heading}</summary>`, '', ...block, ...cutLine, '</details>', ''].join('\n');
+  return ['<details>', `<summary>${section.heading}</summary>`, '', ...section.notes, ...block, ...cutLine, '</details>', ''].join('\n');
 }

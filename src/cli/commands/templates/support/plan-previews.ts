@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { escapeXml, renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
+import { changeColour, escapeXml, renderTemplateSvg, type Orientation } from '../../../../preview/index.js';
 import { CliError, ExitCode } from '../../../cmdutil/errors.js';
 import { escapeControls } from '../../../iostreams/sanitize.js';
-import { changesInReadingOrder } from './plan.js';
-import type { TemplatePlan } from './plan.js';
+import type { PlanReview } from './plan-review.js';
 import { slugOf } from './slug.js';
+import { changedElements, orientationsOf, statisticsChange } from './template-changes.js';
 
 /** One page of a created or replaced template whose picture changes. */
 export interface PlanPicture {
@@ -22,33 +22,34 @@ export interface PlanPicture {
 
 const orientations: readonly Orientation[] = ['portrait', 'landscape'];
 
-/** The orientations a document has a layout for (portrait when it has none: what the renderer draws). */
-function orientationsOf(document: unknown): Orientation[] {
-  const layouts = (document as { layouts?: unknown }).layouts;
-  const present = orientations.filter((orientation) => typeof layouts === 'object' && layouts !== null && orientation in layouts);
-  return present.length > 0 ? present : ['portrait'];
-}
-
 /**
  * The pictures of a plan: a before and an after for each layout of a replaced template that
- * draws differently, an after for each of a created one. Deletions and unchanged pages have none.
+ * draws differently or whose statistics change, an after for each of a created one; the
+ * elements the change touches are outlined, and the statistics it adds or removes are listed
+ * below the page. Deletions, unchanged pages and changes whose texts a plan did not keep have none.
  */
-function planPictures(plan: TemplatePlan): PlanPicture[] {
+function planPictures(review: PlanReview): PlanPicture[] {
   const pictures: PlanPicture[] = [];
   const taken = new Set<string>();
-  for (const change of changesInReadingOrder(plan)) {
-    if (change.action === 'delete') continue;
-    const before: unknown = change.action === 'replace' ? JSON.parse(change.before) : undefined;
-    const after: unknown = JSON.parse(change.action === 'replace' ? change.after : change.text);
+  for (const change of review.changes) {
+    if (change.action === 'delete' || change.after === undefined || (change.action === 'replace' && change.before === undefined)) continue;
+    const before: unknown = change.action === 'replace' ? JSON.parse(change.before!) : undefined;
+    const after: unknown = JSON.parse(change.after);
+    const statistics = before === undefined ? undefined : statisticsChange(before as Record<string, unknown>, after as Record<string, unknown>);
     const drawn = new Set([...(before === undefined ? [] : orientationsOf(before)), ...orientationsOf(after)]);
     const changed = orientations
       .filter((orientation) => drawn.has(orientation))
-      .map((orientation) => ({
-        orientation,
-        before: before === undefined ? undefined : renderTemplateSvg(before, { orientation }),
-        after: renderTemplateSvg(after, { orientation }),
-      }))
-      .filter((page) => page.before?.svg !== page.after.svg);
+      .map((orientation) => {
+        const elements = changedElements(before, after, orientation);
+        const plain = before === undefined ? undefined : renderTemplateSvg(before, { orientation }).svg;
+        return {
+          orientation,
+          drawsTheSame: plain === renderTemplateSvg(after, { orientation }).svg,
+          before: before === undefined ? undefined : renderTemplateSvg(before, { orientation, changes: { elements: elements.before, ...(statistics ? { statistics } : {}) } }),
+          after: renderTemplateSvg(after, { orientation, changes: { elements: elements.after, ...(statistics ? { statistics } : {}) } }),
+        };
+      })
+      .filter((page) => !page.drawsTheSame || (statistics !== undefined && statistics.added.length + statistics.removed.length > 0));
     if (changed.length === 0) continue;
     const base = uniqueBase(slugOf(change.name), taken);
     for (const page of changed) {
@@ -117,7 +118,9 @@ function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
     '</head>',
     '<body>',
     '<h1>Template plan: pictures</h1>',
-    pictures.length === 0 ? '<p>No layout changes to show.</p>' : `<p>${pictures.length} ${pictures.length === 1 ? 'page' : 'pages'} whose picture changes.</p>`,
+    pictures.length === 0
+      ? '<p>No layout changes to show.</p>'
+      : `<p>${pictures.length} ${pictures.length === 1 ? 'page' : 'pages'} whose picture changes. Outlined in <span style="color: ${changeColour}">purple</span>: the elements the change touches; below a page, the statistics it adds (+) or removes (−).</p>`,
     ...sections,
     '</body>',
     '</html>',
@@ -128,11 +131,13 @@ function previewsIndexHtml(pictures: readonly PlanPicture[]): string {
 /**
  * Writes the pictures and index.html into `dir` (made if missing; other files there are left
  * alone). A folder that cannot be written is a bad --previews: exit 2, before any output.
+ * Pictures are 0644 and folders made here 0755, whatever the umask (a stricter one still
+ * applies): readable, for a browser and the artifact upload, and never writable by others.
  */
-export async function writePlanPreviews(plan: TemplatePlan, dir: string): Promise<{ files: number; index: string }> {
+export async function writePlanPreviews(review: PlanReview, dir: string): Promise<{ files: number; index: string }> {
   // Loaded here: it loads node:crypto, which other commands never need.
   const { replaceFile } = await import('../../../output/output-file.js');
-  const pictures = planPictures(plan);
+  const pictures = planPictures(review);
   const index = join(dir, 'index.html');
   const files = [
     ...pictures.flatMap((picture) => [
@@ -143,10 +148,10 @@ export async function writePlanPreviews(plan: TemplatePlan, dir: string): Promis
   ];
   let path = dir;
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o755 });
     for (const file of files) {
       path = file.path;
-      await replaceFile(file.path, file.text);
+      await replaceFile(file.path, file.text, 0o644);
     }
   } catch (error) {
     throw new CliError(`--previews: cannot write ${escapeControls(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.usage, 'give a folder that can be written');

@@ -1,12 +1,11 @@
 import { checkTemplateDocument, type Template, type TemplateBody } from '../../../../contract/index.js';
 import { cachedCatalogs } from '../../../session/catalog-cache.js';
 import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
-import { UsageError, type ExitCodeValue } from '../../../cmdutil/errors.js';
+import { UsageError } from '../../../cmdutil/errors.js';
 import { parseJson } from '../../../cmdutil/input.js';
 import { writeLine } from '../../../iostreams/io.js';
 import type { Session } from '../../../session/session.js';
 import { filesByName, quoted, readFolder, serviceTemplatesByName, shown, templateFileText } from './folder.js';
-import type { SavedPlan } from './saved-plan.js';
 import { invalidDocuments, printVerdicts, verdictJson, type CheckedDocument, type VerdictJson } from './verdicts.js';
 
 /** A template in a change: its name, and its id and file where it has them. */
@@ -43,7 +42,7 @@ export interface Deletion extends PlannedTemplate {
 export interface TemplatePlan {
   create: Creation[];
   replace: Replacement[];
-  unchanged: (PlannedTemplate & { id: string; file: string })[];
+  unchanged: (PlannedTemplate & { id: string; file: string; text: string })[];
   /** With --prune: the service's templates that are in no file. */
   delete: Deletion[];
   /** Without --prune: those templates, kept. */
@@ -68,37 +67,43 @@ export interface PlanOptions extends GlobalOptions {
   prune?: boolean;
 }
 
-/** How a verb takes a folder with invalid files, and the plan a saved one must still match. */
+/** How a verb takes a folder with invalid files, and what it checks of the service before reading it. */
 export interface PlanRules {
-  /** diff: 2 (its 1 means "differences"); apply: 1. */
-  invalidExit: ExitCodeValue;
   /** With --json: what stdout gets for the invalid files (nothing when absent). */
   invalidAnswer?: (invalid: VerdictJson[]) => unknown;
-  /** apply --plan: the plan file and what it holds; anything moved since is refused. */
-  saved?: { file: string; plan: SavedPlan };
+  /** apply --plan: the plan's service must be the session's (checked before any request). */
+  checkService?: (session: Session) => void;
+  /** apply --plan: the plan's account must be the session's (checked once the service answered). */
+  checkAccount?: (session: Session) => void;
+}
+
+/** A plan, the session it was read with, the folder's files by name (their text) and the account's templates by name. */
+export interface FolderPlan {
+  session: Session;
+  plan: TemplatePlan;
+  files: Map<string, string>;
+  templates: ReadonlyMap<string, Template>;
 }
 
 /**
  * Reads every file of `dir`, checks each against the catalogs (cached), reads the account's
  * templates and compares them by name. An entry that is not a readable file and duplicate
  * names are usage errors (exit 2). Files that are not JSON or not valid templates are all
- * reported in one run, as `templates validate` reports them, and the run stops with
- * `rules.invalidExit`. Nothing is written on the way.
+ * reported in one run, as `templates validate` reports them, and the run stops with exit 1.
+ * Nothing is written on the way.
  */
-export async function planFromFolder(dir: string, options: PlanOptions, deps: CliDeps, rules: PlanRules): Promise<{ session: Session; plan: TemplatePlan; saved: SavedPlan }> {
-  const [entries, { savedPlanOf, fileHashesOf, filesChanged, serviceChanged, stalePlan }] = await Promise.all([readFolder(dir), import('./saved-plan.js')]);
+export async function planFromFolder(dir: string, options: PlanOptions, deps: CliDeps, rules: PlanRules = {}): Promise<FolderPlan> {
+  const entries = await readFolder(dir);
   if (entries.length === 0) throw new UsageError(`no template files (*.json) in ${shown(dir)}`, `\`reportctl templates pull ${shown(dir)}\` writes the account's templates there`);
-  const texts = new Map(entries.map(({ file, text }) => [file, text]));
-  const prune = options.prune === true;
-  // A file that moved since the plan is refused before anything else is asked of the service.
-  const staleFiles = rules.saved ? filesChanged(rules.saved.plan, fileHashesOf(texts)) : [];
-  if (staleFiles.length > 0) throw stalePlan(rules.saved!.file, staleFiles);
   const files = await Promise.all(entries.map(async ({ file, text }) => ({ file, parsed: await parseJson(text) })));
   filesByName(files.map(({ file, parsed }) => ({ file, body: parsed.success ? parsed.value : undefined })));
   const session = await deps.api(options);
+  rules.checkService?.(session);
   deps.io.progress.update('reading the catalogs');
   const catalogs = await cachedCatalogs(session, deps);
   deps.io.progress.stop();
+  // After a first answer: a refused key is a refused key (3), not "another key" (2).
+  rules.checkAccount?.(session);
   const checked: CheckedDocument[] = files.map(({ file, parsed }) =>
     parsed.success ? { label: file, body: parsed.value, validation: checkTemplateDocument(parsed.value, catalogs) } : { label: file, reason: parsed.reason },
   );
@@ -111,19 +116,11 @@ export async function planFromFolder(dir: string, options: PlanOptions, deps: Cl
     } else {
       await printVerdicts(invalid, catalogs, deps, { named: true });
     }
-    throw invalidDocuments(invalid.length, files.length, undefined, rules.invalidExit);
+    throw invalidDocuments(invalid.length, files.length);
   }
   const templates = await serviceTemplatesByName(session, deps);
   const valid = checked.flatMap((document) => ('validation' in document && document.validation.success ? [{ file: document.label, body: document.validation.template }] : []));
-  const plan = planChanges(valid, templates, prune);
-  const saved = savedPlanOf(dir, prune, plan, texts, templates);
-  if (rules.saved) {
-    const moved = serviceChanged(rules.saved.plan, saved.service);
-    // The same files and templates make the same changes, unless the catalogs changed under them.
-    if (moved.length === 0 && JSON.stringify(rules.saved.plan.changes) !== JSON.stringify(saved.changes)) moved.push("the changes differ from the plan's (the catalogs changed)");
-    if (moved.length > 0) throw stalePlan(rules.saved.file, moved);
-  }
-  return { session, plan, saved };
+  return { session, plan: planChanges(valid, templates, options.prune === true), files: new Map(entries.map(({ name, text }) => [name, text])), templates };
 }
 
 /** The changes from what the service holds to what the files hold, each list by file (deletions by name). */
@@ -139,7 +136,7 @@ export function planChanges(files: readonly { file: string; body: TemplateBody }
       continue;
     }
     const before = templateFileText(current);
-    if (before === after) plan.unchanged.push({ name: body.name, id: current.id, file });
+    if (before === after) plan.unchanged.push({ name: body.name, id: current.id, file, text: after });
     else plan.replace.push({ name: body.name, id: current.id, file, body, before, after });
   }
   const orphans = [...templates.values()].filter((template) => !named.has(template.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
