@@ -78,7 +78,7 @@ const ENTRY_POINTS: Record<string, EntryPoint> = {
   },
   'templates apply --plan': async (sample, env) => {
     const { file, at } = saved('plan.json', '{\n  "dir": "@@",\n  "planVersion": 1\n}\n', sample);
-    return { named: `--plan: cannot read ${file}: `, at, run: () => runInProcess(['templates', 'apply', '--plan', file, '--yes'], { env }) };
+    return { named: `--plan: ${file} is not UTF-8: `, at, run: () => runInProcess(['templates', 'apply', '--plan', file, '--yes'], { env }) };
   },
   'templates edit (the file the editor saved)': async (sample) => {
     const account = await accountOn(suite.server);

@@ -308,6 +308,9 @@ describe('templates create --file', () => {
     expect(result.stderr).toContain('is not a valid template (checked locally; nothing was sent)');
     expect(result.stderr).toMatch(/^ {2}name: must not contain control characters$/m);
     expect(result.stderr).toContain(`\n  selectedStatistics.1: duplicate statistic ${statistic}\n`);
+    // The hint fits the problem: no "not a counting statistic (did you mean <the same>?)".
+    expect(result.stderr).toContain(`hint: selectedStatistics.1: \`${statistic}\` is listed twice in selectedStatistics; remove one`);
+    expect(result.stderr).not.toContain(`did you mean ${statistic}?`);
     expect(result.stderr).toContain('colour: Unknown field colour');
     expect(result.stderr).not.toMatch(/^> POST /m);
     expect(await templateTotal(suite.account)).toBe(before);

@@ -70,6 +70,10 @@ export async function explainTemplateIssues(
       if (entry) hints.push(`reportCategory: ${entry.key} is a ${entry.reportCategory} report type`);
     } else if (/^selectedStatistics\.\d+$/.test(issue.path) && known(analysisType)) {
       const valid = (await catalogsOnce()).statistics[analysisType];
+      if (typeof sent === 'string' && valid.includes(sent)) {
+        hints.push(`${issue.path}: \`${sent}\` is listed twice in selectedStatistics; remove one`);
+        continue;
+      }
       const guess = typeof sent === 'string' ? closestMatch(sent, valid) : undefined;
       hints.push(`${issue.path}: \`${String(sent)}\` is not a ${analysisType} statistic${guess ? ` (did you mean ${guess}?)` : ''}; valid: ${valid.join(', ')}`);
     } else if (issue.path === 'indexName' && typeof sent === 'string') {
