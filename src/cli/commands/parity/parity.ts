@@ -8,7 +8,7 @@ import type { Style } from '../../iostreams/style.js';
 import type { Ignore } from './support/compare.js';
 import type { ServiceTraits } from './support/fresh-serve.js';
 import type { StepOutcome } from './support/run.js';
-import type { Step } from './support/scenario.js';
+import type { Step } from './support/context.js';
 
 /** Requests the target may be sent in one run: the scenario takes about 80, cleanup included. */
 export const DEFAULT_BUDGET = 200;

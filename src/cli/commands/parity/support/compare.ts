@@ -1,7 +1,7 @@
 import type { OperationId } from '../../../../contract/endpoints.js';
 import { stableJson } from '../../../output/stable-json.js';
 import type { NormalisedAnswer } from './normalise.js';
-import type { Step } from './scenario.js';
+import type { Step } from './context.js';
 
 /** One way the served answer is not the expected one. */
 export interface Difference {

@@ -1,7 +1,9 @@
+import { TEMPLATES, type Step } from './context.js';
+
 // The formulas `parity` sends to validate-formula: one or more of each kind of verdict in the
 // project's corpus of published spectral indices (valid, using L, unknown bands, divisors
 // without eps, powers), and a few syntax errors. Small, so a run stays within its budget.
-export const parityFormulas: readonly string[] = [
+const parityFormulas: readonly string[] = [
   "(NIR - 0.66 * S1) / (NIR + 0.66 * S1)",
   "(S2 - S1/G)/(S2 + S1/G)",
   "(RE2 - RE)/(RE2 + RE)",
@@ -35,4 +37,21 @@ export const parityFormulas: readonly string[] = [
   "ndvi",
   "L",
   "0.5",
+];
+
+/** validate-formula without a formula, then with each of the formulas above. */
+export const formulaSteps: readonly Step[] = [
+  {
+    name: 'validateFormula.missing',
+    operation: 'validateFormula',
+    request: () => ({ method: 'POST', path: `${TEMPLATES}/validate-formula`, body: {} }),
+  },
+  ...parityFormulas.map(
+    (formula, at): Step => ({
+      name: `validateFormula.${String(at + 1).padStart(2, '0')}`,
+      operation: 'validateFormula',
+      request: () => ({ method: 'POST', path: `${TEMPLATES}/validate-formula`, body: { formula } }),
+      values: ['errors[*].offset'],
+    }),
+  ),
 ];

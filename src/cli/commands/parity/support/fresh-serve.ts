@@ -1,4 +1,4 @@
-import type { ScenarioContext } from './scenario.js';
+import type { ScenarioContext } from './context.js';
 
 /** What the fresh `serve` is loaded with: the target's catalogs and rate limits. */
 export interface ServiceTraits {

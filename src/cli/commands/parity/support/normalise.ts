@@ -1,4 +1,4 @@
-import type { Answer, ScenarioContext, Step } from './scenario.js';
+import type { Answer, ScenarioContext, Step } from './context.js';
 import { stableJson } from '../../../output/stable-json.js';
 
 /** An answer with what differs between any two runs taken out: fit to compare and to commit. */

@@ -3,7 +3,7 @@ import { requestKindOfRequest } from '../../../../contract/endpoints.js';
 import { NetworkError, UnexpectedResponseError } from '../../../../client/errors.js';
 import { RateLimitBuckets, retryAfterMs } from '../../../../client/rate-limit.js';
 import type { Clock } from '../../../cmdutil/context.js';
-import { keyFor, type Answer, type StepRequest } from './scenario.js';
+import { keyFor, type Answer, type StepRequest } from './context.js';
 
 /** Why a request was not sent, or its answer is no use: the step is not comparable. */
 export interface Unanswered {

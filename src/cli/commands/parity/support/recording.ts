@@ -5,7 +5,7 @@ import { replaceFile } from '../../../output/output-file.js';
 import type { ServiceTraits } from './fresh-serve.js';
 import { stableJson } from '../../../output/stable-json.js';
 import type { StepOutcome } from './run.js';
-import type { Step } from './scenario.js';
+import type { Step } from './context.js';
 import { parseIgnore, type Ignore } from './compare.js';
 
 /** A recording: `service.json` (catalogs and limits), one `NNN-STEP.json` per step, maybe `ignore.txt`. */

@@ -7,7 +7,7 @@ import { escapeControls } from '../../../iostreams/sanitize.js';
 import type { Style } from '../../../iostreams/style.js';
 import { compareAnswers, isIgnored, type Difference, type Ignore } from './compare.js';
 import type { StepOutcome } from './run.js';
-import type { Step } from './scenario.js';
+import type { Step } from './context.js';
 
 export type Verdict = 'same' | 'differs' | 'not comparable';
 

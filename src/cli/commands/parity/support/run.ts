@@ -1,6 +1,7 @@
 import { normaliseAnswer, PREFIX_FAMILY, type NormalisedAnswer } from './normalise.js';
 import type { PacedService, Unanswered } from './paced.js';
-import { scenario, type ListedTemplate, type ScenarioContext, type Step } from './scenario.js';
+import type { ListedTemplate, ScenarioContext, Step } from './context.js';
+import { scenario } from './scenario.js';
 
 /** What one service made of a step. */
 export type StepOutcome = { answer: NormalisedAnswer } | Unanswered;

@@ -5,7 +5,7 @@ import { escapeControls } from '../../../iostreams/sanitize.js';
 import { traitsOf, type ServiceTraits } from './fresh-serve.js';
 import { PREFIX_FAMILY } from './normalise.js';
 import { PacedService } from './paced.js';
-import type { Step } from './scenario.js';
+import type { Step } from './context.js';
 import { CLEANUP_MS, cleanUp, cleanupReserve, deleteTemplates, listTemplates, newContext, runScenario, type StepOutcome } from './run.js';
 
 export interface TargetRun {
