@@ -10,6 +10,7 @@ export const ExitCode = {
   rateLimited: 5,
   network: 6,
   watchTimeout: 8,
+  answersTooLarge: 9,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -24,6 +25,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [status: string, meaning
   [String(ExitCode.rateLimited), 'still rate limited after the retries'],
   [String(ExitCode.network), 'network error or time-out'],
   [String(ExitCode.watchTimeout), 'queue-runs watch reached --timeout with the run still going'],
+  [String(ExitCode.answersTooLarge), "parity: the service's answers passed what a run keeps (32 MiB); its templates were still deleted"],
   [String(ExitCode.interrupted), 'interrupted (Ctrl-C)'],
   ['any', 'serve --exec: the status of the command it ran (128+N when signal N ended it)'],
 ];
@@ -41,6 +43,7 @@ export const cliErrorCode: Record<ExitCodeValue, string> = {
   [ExitCode.rateLimited]: 'RATE_LIMITED',
   [ExitCode.network]: 'NETWORK_ERROR',
   [ExitCode.watchTimeout]: 'WATCH_TIMEOUT',
+  [ExitCode.answersTooLarge]: 'ANSWERS_TOO_LARGE',
   [ExitCode.interrupted]: 'INTERRUPTED',
 };
 

@@ -1,36 +1,22 @@
-import {
-  atTemplate,
-  bodyOf,
-  customIndex,
-  idOf,
-  NO_ONES_ID,
-  reportTypeOf,
-  TEMPLATES,
-  templateBody,
-  totalOfOurs,
-  type KeyUse,
-  type ScenarioContext,
-  type Step,
-} from './context.js';
+import { pagingSteps } from './paging-steps.js';
+import { atTemplate, customIndex, NO_ONES_ID, oursOnly, reportTypeOf, TEMPLATES, templateBody, templatePath } from './requests.js';
+import { namesFieldNotValidSet, namesFieldOnly, reportTypeKeys, statisticKeys } from './spec-rules.js';
+import type { KeyUse, ScenarioContext, Step, StepRequest } from './step.js';
 
 const THE_CREATES = ['createTemplate', 'createTemplate.vegetationIndex', 'createTemplate.customIndex'];
 
-function listing(
-  name: string,
-  query: (context: ScenarioContext) => Record<string, string | number> | undefined,
-  values: readonly string[] = ['total'],
-  needs: readonly string[] = ['listReportTypes', ...THE_CREATES],
-): Step {
+/** A filtered listing of templates: its total and this run's names on it, as on any account. */
+function filtered(name: string, query: (context: ScenarioContext) => NonNullable<StepRequest['query']> | undefined): Step {
   return {
     name,
-    needs,
+    needs: ['listReportTypes', ...THE_CREATES],
     operation: 'listTemplates',
     request: (context) => {
       const asked = query(context);
-      return asked === undefined ? undefined : { method: 'GET', path: TEMPLATES, query: asked };
+      return asked === undefined ? undefined : { method: 'GET', path: TEMPLATES, query: { ...asked, limit: 100 } };
     },
-    values,
-    project: (body, context) => totalOfOurs(query(context) ?? {})(body, context),
+    values: ['total', 'data'],
+    project: (body, context) => oursOnly(query(context) ?? {})(body, context),
   };
 }
 
@@ -70,15 +56,15 @@ function replacing(name: string, label: string, extra: Record<string, unknown>):
     operation: 'replaceTemplate',
     needs: ['listReportTypes', 'createTemplate'],
     request: (context) => {
-      const id = idOf(context, 'general');
       const body = templateBody(context, label, 'general', extra);
-      return id === undefined || body === undefined ? undefined : { method: 'PUT', path: `${TEMPLATES}/${id}`, body };
+      return body && atTemplate(context, 'general', 'PUT', { body });
     },
   };
 }
 
 /** A create the service should refuse: the body of the general template with one change. */
-function refusedCreate(name: string, change: (body: Record<string, unknown>) => Record<string, unknown> | undefined, key?: KeyUse): Step {
+function refusedCreate(name: string, change: (body: Record<string, unknown>) => Record<string, unknown> | undefined, extra: Partial<Step> & { key?: KeyUse } = {}): Step {
+  const { key, ...rest } = extra;
   return {
     name: `createTemplate.${name}`,
     operation: 'createTemplate',
@@ -89,18 +75,23 @@ function refusedCreate(name: string, change: (body: Record<string, unknown>) => 
       const changed = body && change(body);
       return changed === undefined ? undefined : { method: 'POST', path: TEMPLATES, body: changed, ...(key ? { key } : {}) };
     },
+    ...rest,
   };
 }
 
-/**
- * The templates' steps, in order: catalogs first (the bodies are built from them), then
- * templates from creation to deletion, with bad input between.
- */
-export const templateSteps: readonly Step[] = [
+const templatePages = pagingSteps({
+  operation: 'listTemplates',
+  path: TEMPLATES,
+  first: 'listTemplates.defaultLimit',
+  needs: ['listReportTypes', ...THE_CREATES],
+  pages: { values: ['total', 'data'], project: oursOnly({}) },
+});
+
+/** Catalogs first (the bodies are built from them), then presets and templates from creation on. */
+export const templatesCreatedSteps: readonly Step[] = [
   ...catalogSteps('listReportTypes', '/api/v2/catalogs/report-types'),
   ...catalogSteps('listStatistics', '/api/v2/catalogs/statistics'),
   ...catalogSteps('getVegetationIndexDefaults', '/api/v2/catalogs/vegetation-index-defaults'),
-  { name: 'listPresets', operation: 'listPresets', request: () => ({ method: 'GET', path: `${TEMPLATES}/presets` }) },
   accepted('createTemplate', 'general', 'general'),
   accepted('createTemplate.vegetationIndex', 'ndvi', 'vegetation_index'),
   accepted('createTemplate.customIndex', 'custom', 'vegetation_index', customIndex('(1 + L) * (NIR - R) / (NIR + R + L + eps)', { saviL: 0.5 })),
@@ -119,40 +110,42 @@ export const templateSteps: readonly Step[] = [
     request: (context) => atTemplate(context, 'custom', 'GET'),
     values: ['indexName', 'formula', 'saviL', 'colorScale'],
   },
+  { name: 'getTemplate.noOnes', operation: 'getTemplate', request: () => ({ method: 'GET', path: templatePath(NO_ONES_ID) }) },
   {
-    name: 'getTemplate.someoneElses',
-    operation: 'getTemplate',
-    request: () => ({ method: 'GET', path: `${TEMPLATES}/${NO_ONES_ID}` }),
-  },
-  // Newest first is promised: the names of the three created show the order.
-  listing('listTemplates', () => ({ limit: 3 }), ['total', 'data[*].name']),
-  listing('listTemplates.analysisType', (context) => {
-    const found = reportTypeOf(context, 'general');
-    return found && { analysisType: found.analysisType, limit: 1 };
-  }),
-  listing('listTemplates.reportType', (context) => {
-    const found = reportTypeOf(context, 'vegetation_index');
-    return found && { reportType: found.entry.key, limit: 1 };
-  }),
-  listing('listTemplates.reportCategory', () => ({ reportCategory: 'vegetation_index', limit: 1 })),
-  listing('listTemplates.pastTheEnd', (context) => {
-    const total = bodyOf(context, 'listTemplates')?.total;
-    return typeof total === 'number' ? { limit: 3, page: Math.ceil(total / 3) + 1 } : undefined;
-  }, ['total', 'data'], ['listTemplates']),
-  {
-    name: 'listTemplates.quotedLimit',
+    // Newest first is promised: the names of the three created show the order.
+    name: 'listTemplates',
+    needs: ['listReportTypes', ...THE_CREATES],
     operation: 'listTemplates',
-    request: () => ({ method: 'GET', path: TEMPLATES, query: { limit: 'many' } }),
+    request: () => ({ method: 'GET', path: TEMPLATES, query: { limit: 3 } }),
+    values: ['data[*].name'],
+    identity: 'data[*].name',
   },
+  filtered('listTemplates.analysisType', (context) => {
+    const found = reportTypeOf(context, 'general');
+    return found && { analysisType: found.analysisType };
+  }),
+  filtered('listTemplates.reportType', (context) => {
+    const found = reportTypeOf(context, 'vegetation_index');
+    return found && { reportType: found.entry.key };
+  }),
+  filtered('listTemplates.reportCategory', () => ({ reportCategory: 'vegetation_index' })),
+  ...templatePages,
+];
+
+/** Changes and refusals, after the accounts' steps have read the templates as created. */
+export const templatesChangedSteps: readonly Step[] = [
   { ...replacing('replaceTemplate', 'general-replaced', { paperSize: 'a4' }), values: ['name', 'paperSize', 'mapResolution'] },
   replacing('replaceTemplate.unknownField', 'general', { colour: 'green' }),
-  refusedCreate('quotedNumber', (body) => ({ ...body, mapResolution: '150' })),
-  refusedCreate('inventedReportType', (body) => ({ ...body, reportType: 'no_such_report_type' })),
-  refusedCreate('inventedStatistic', (body) => ({ ...body, selectedStatistics: ['noSuchStatistic'] })),
+  refusedCreate('quotedNumber', (body) => ({ ...body, mapResolution: '150' }), { specification: namesFieldOnly('mapResolution') }),
+  refusedCreate('inventedReportType', (body) => ({ ...body, reportType: 'no_such_report_type' }), { specification: namesFieldNotValidSet('reportType', reportTypeKeys) }),
+  refusedCreate('inventedStatistic', (body) => ({ ...body, selectedStatistics: ['noSuchStatistic'] }), {
+    needs: ['listReportTypes', 'listStatistics'],
+    specification: namesFieldNotValidSet('selectedStatistics', statisticKeys),
+  }),
   refusedCreate('unknownField', (body) => ({ ...body, colour: 'green' })),
   accepted('createTemplate.missingSaviL', 'refused-missingSaviL', 'vegetation_index', customIndex('(1 + L) * (NIR - R) / (NIR + R + L + eps)')),
-  refusedCreate('wrongKey', (body) => body, 'wrong'),
-  refusedCreate('noKey', (body) => body, 'none'),
+  refusedCreate('wrongKey', (body) => body, { key: 'wrong' }),
+  refusedCreate('noKey', (body) => body, { key: 'none' }),
   {
     name: 'deleteTemplate',
     operation: 'deleteTemplate',
@@ -163,10 +156,10 @@ export const templateSteps: readonly Step[] = [
   {
     name: 'deleteTemplate.again',
     operation: 'deleteTemplate',
-    needs: ['deleteTemplate'],
+    needs: ['createTemplate.vegetationIndex', 'deleteTemplate'],
     request: (context) => {
-      const created = bodyOf(context, 'createTemplate.vegetationIndex')?.id;
-      return typeof created === 'string' && !context.created.has('ndvi') ? { method: 'DELETE', path: `${TEMPLATES}/${created}` } : undefined;
+      const created = context.answers.get('createTemplate.vegetationIndex')?.body as { id?: unknown } | undefined;
+      return typeof created?.id === 'string' && !context.created.has('ndvi') ? { method: 'DELETE', path: templatePath(created.id) } : undefined;
     },
   },
 ];
