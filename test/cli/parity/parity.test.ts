@@ -234,6 +234,17 @@ describe('parity against a hostile target', () => {
     expect(await suite.leftOnTarget()).toEqual([]);
   });
 
+  it('finds a template whose create went unanswered by its name, deletes it, and says nothing is left', async () => {
+    // The target makes the template, then the connection drops before the answer.
+    const proxy = await proxyTo(suite.server.url, (request) => {
+      if (request.method === 'POST' && request.path === '/api/v2/templates') throw new Error('the answer never comes');
+    });
+    const { code, stderr } = await suite.parity(['--only', 'getTemplate'], proxy.url);
+    expect(code).toBe(6);
+    expect(stderr).not.toContain('left on the target');
+    expect(await suite.leftOnTarget()).toEqual([]);
+  });
+
   it('says nothing was left behind when DELETE answers 200', async () => {
     const proxy = await proxyTo(suite.server.url, (request, answer) => {
       if (request.method === 'DELETE' && answer.status === 204) answer.status = 200;

@@ -70,6 +70,7 @@ export function paritySuite(limits: { reads?: number; writes?: number } = {}): P
 export interface ProxiedRequest {
   method: string;
   path: string;
+  headers: Record<string, string>;
   query: URLSearchParams;
   body: unknown;
 }
@@ -81,7 +82,7 @@ export interface ProxiedAnswer {
   body: unknown;
 }
 
-/** What a proxy in front of the target changes in one answer. */
+/** What a proxy in front of the target changes in one answer; one that throws drops the connection. */
 export type Change = (request: ProxiedRequest, answer: ProxiedAnswer) => void;
 
 /** What a proxy does before passing a request on: send it elsewhere (a path and query), or answer it itself. */
@@ -102,7 +103,7 @@ export async function proxyTo(target: string, change: Change = () => {}, before:
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
       try {
         const url = new URL(incoming.url!, 'http://proxy');
-        const request: ProxiedRequest = { method: incoming.method!, path: url.pathname, query: url.searchParams, body: body ? (JSON.parse(body.toString()) as unknown) : undefined };
+        const request: ProxiedRequest = { method: incoming.method!, path: url.pathname, headers, query: url.searchParams, body: body ? (JSON.parse(body.toString()) as unknown) : undefined };
         const instead = before(request);
         let answer: ProxiedAnswer;
         if (instead !== undefined && 'answer' in instead) {
