@@ -273,6 +273,22 @@ describe('parity against a hostile target', () => {
     expect(await suite.leftOnTarget()).toEqual([]);
   });
 
+  it('still finds and deletes a template whose create was answered past the bound (cleanup keeps nothing)', async () => {
+    // 40 MiB in every answer from the first create on: that answer stops the run unread, and
+    // the cleanup's listings, as large, are read (to the client's 64 MiB) for the names alone.
+    const padding = 'x'.repeat(40 * 1024 * 1024);
+    let created = false;
+    const proxy = await proxyTo(suite.server.url, (request, answer) => {
+      if (request.method === 'POST' && request.path === '/api/v2/templates' && answer.status === 201) created = true;
+      if (created && typeof answer.body === 'object' && answer.body !== null) (answer.body as Record<string, unknown>).padding = padding;
+    });
+    const { code, stderr } = await suite.parity(['--only', 'getTemplate'], proxy.url);
+    expect(code).toBe(9);
+    expect(failureOf(stderr).message).toBe("the target's answers passed the 32 MiB a parity run keeps (at createTemplate, one answer alone); the run stopped");
+    expect(stderr).not.toContain('left on the target');
+    expect(await suite.leftOnTarget()).toEqual([]);
+  });
+
   it('says cleanly when serve cannot load the catalogs the target served', async () => {
     const proxy = await proxyTo(suite.server.url, (request, answer) => {
       if (request.path.endsWith('/catalogs/statistics')) answer.body = { counting: 'not a list' };

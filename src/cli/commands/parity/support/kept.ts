@@ -13,11 +13,7 @@ export const MAX_KEPT_BYTES = 32 * MIB;
 export class AnswersTooLarge extends CliError {
   /** `subject` passed the bound (`the target's answers`, `the recording's file F`), `where` (`at STEP`). */
   constructor(subject: string, where: string) {
-    super(
-      `${subject} passed the ${MAX_KEPT_BYTES / MIB} MiB a parity run keeps (${where}); the run stopped`,
-      ExitCode.answersTooLarge,
-      'a service of this contract answers far less: look at what it sent (--verbose shows each answer\'s size)',
-    );
+    super(`${subject} passed the ${MAX_KEPT_BYTES / MIB} MiB a parity run keeps (${where}); the run stopped`, ExitCode.answersTooLarge);
     this.name = 'AnswersTooLarge';
   }
 }

@@ -44,6 +44,14 @@ export interface PacedOptions {
   onWait?: (ms: number, why: string) => void;
 }
 
+/** What one request may take: until when, until what signal, how much of the budget; whether its answer is kept. */
+interface Limits {
+  deadline: () => number;
+  signal: AbortSignal;
+  budget: number;
+  kept: boolean;
+}
+
 /** 429s waited out per request before the step is given up as not comparable. */
 const RATE_LIMIT_RETRIES = 3;
 /** The longest a single request may take. */
@@ -69,15 +77,18 @@ export class PacedService {
     return this.options.baseUrl;
   }
 
-  /** A scenario request: not sent once interrupted, over budget or out of time. */
+  /** A scenario request: not sent once interrupted, over budget or out of time; its answer is kept, so bounded. */
   send(request: StepRequest): Promise<Answer | Unanswered> {
     const { deadline } = this.options;
-    return this.exchange(request, typeof deadline === 'number' ? () => deadline : deadline, this.options.signal, this.options.budget - this.reserve());
+    return this.exchange(request, { deadline: typeof deadline === 'number' ? () => deadline : deadline, signal: this.options.signal, budget: this.options.budget - this.reserve(), kept: true });
   }
 
-  /** A cleanup request: sent even after an interrupt, within its own deadline and the whole budget. */
+  /**
+   * A cleanup request: sent even after an interrupt, within its own deadline and the whole
+   * budget. Nothing of its answer is kept, so it is read as far as the client reads any (64 MiB).
+   */
   sendCleanup(request: StepRequest, deadline: number): Promise<Answer | Unanswered> {
-    return this.exchange(request, () => deadline, AbortSignal.timeout(Math.max(1, deadline - this.options.clock.now())), this.options.budget);
+    return this.exchange(request, { deadline: () => deadline, signal: AbortSignal.timeout(Math.max(1, deadline - this.options.clock.now())), budget: this.options.budget, kept: false });
   }
 
   private bucketsFor(request: StepRequest): RateLimitBuckets {
@@ -87,8 +98,9 @@ export class PacedService {
     return buckets;
   }
 
-  private async exchange(request: StepRequest, deadline: () => number, signal: AbortSignal, budget: number): Promise<Answer | Unanswered> {
+  private async exchange(request: StepRequest, limits: Limits): Promise<Answer | Unanswered> {
     const { clock } = this.options;
+    const { deadline, signal, budget } = limits;
     const kind = requestKindOfRequest(request.method, request.path) === 'read' ? 'reads' : 'writes';
     const buckets = this.bucketsFor(request);
     for (let attempt = 0; ; attempt++) {
@@ -98,7 +110,7 @@ export class PacedService {
       if (clock.now() + waitMs >= deadline()) return { unanswered: 'out of time' };
       if (waitMs > 0) await this.wait(waitMs, `its ${kind === 'reads' ? 'read' : 'write'} limit is spent`, signal);
       if (signal.aborted) return { unanswered: 'interrupted' };
-      const answer = await this.sendOnce(request, Math.min(REQUEST_TIMEOUT_MS, deadline() - clock.now()), signal);
+      const answer = await this.sendOnce(request, Math.min(REQUEST_TIMEOUT_MS, deadline() - clock.now()), signal, limits.kept);
       if ('unanswered' in answer) return answer;
       this.options.observe?.(request, answer, clock.now());
       buckets.remember(answer.headers);
@@ -115,7 +127,7 @@ export class PacedService {
     await this.options.clock.sleep(ms, signal);
   }
 
-  private async sendOnce(request: StepRequest, timeoutMs: number, signal: AbortSignal): Promise<Answer | Unanswered> {
+  private async sendOnce(request: StepRequest, timeoutMs: number, signal: AbortSignal, kept: boolean): Promise<Answer | Unanswered> {
     if (timeoutMs <= 0) return { unanswered: 'out of time' };
     const { sendOnce } = await import('../../../../client/transport.js');
     const { clock, dispatcher } = this.options;
@@ -133,7 +145,7 @@ export class PacedService {
           sleep: clock.sleep,
           now: clock.now,
           timeoutMs,
-          maxResponseBytes: MAX_KEPT_BYTES,
+          ...(kept ? { maxResponseBytes: MAX_KEPT_BYTES } : {}),
           ...(dispatcher ? { dispatcher } : {}),
         },
         request.method,
@@ -147,6 +159,7 @@ export class PacedService {
       if (signal.aborted) return { unanswered: 'interrupted' };
       if (error instanceof NetworkError && error.timedOut) return { unanswered: `no answer within ${Math.round(timeoutMs / 1000)} s` };
       if (error instanceof UnexpectedResponseError) return { unanswered: 'the answer is not JSON' };
+      if (error instanceof ResponseTooLargeError && !kept) return { unanswered: 'its answer passed 64 MiB' };
       if (error instanceof ResponseTooLargeError) throw new AnswersTooLarge(this.options.whose, `at ${request.label ?? `${request.method} ${request.path}`}, one answer alone`);
       throw error;
     }
