@@ -295,6 +295,14 @@ describe('parity finds each planted difference', () => {
       found: [{ finding: { rule: 'contract.analysis', found: /status: expected one of completed, failed, found "done"/ } }],
     },
     {
+      what: 'v0 analyses without createdAt',
+      args: ['--only', 'searchAnalysesV0'],
+      change: (request, answer) => {
+        if (request.path === '/api/v0/analyses') for (const analysis of itemsIn(answer)) delete analysis.createdAt;
+      },
+      found: [{ finding: { rule: 'contract.analysis', step: 'searchAnalysesV0', found: /createdAt: required, absent \(\d+ analyses so\)/ } }],
+    },
+    {
       what: "v0's filters combined",
       args: ['--only', 'searchAnalysesV0'],
       change: (request, answer) => {

@@ -58,3 +58,23 @@ export function stepOrderProblems(item: unknown): string[] {
   if (orders.some((order) => typeof order !== 'number')) return [];
   return orders.every((order, index) => order === index + 1) ? [] : [`steps: expected order 1, 2, 3 … in turn, found ${orders.join(', ')}`];
 }
+
+/** Problems of many items, one per kind (indices and values vary from item to item), with an example and a count. */
+export class ProblemTally {
+  private readonly kinds = new Map<string, { example: string; items: number }>();
+
+  /** Checks one item against `schema` (and its steps' order when it has steps). */
+  check(schema: JsonSchema, item: Record<string, unknown>): void {
+    for (const problem of [...contractProblems(schema, item), ...stepOrderProblems(item)]) {
+      const kind = problem.replace(/\[\d+\]/g, '[]').replace(/, found .*$/, '');
+      const known = this.kinds.get(kind);
+      if (known) known.items += 1;
+      else this.kinds.set(kind, { example: `${String(item.id)}: ${problem}`, items: 1 });
+    }
+  }
+
+  /** Each kind as a finding's text: the example, and how many items were so. */
+  found(what: string): string[] {
+    return [...this.kinds.values()].map(({ example, items }) => `${example}${items > 1 ? ` (${items} ${what} so)` : ''}`);
+  }
+}

@@ -3,7 +3,7 @@
 // item twice, and a total that counts the items the pages hold. On both sides: serve's own
 // account holds a few of each.
 import type { OperationId } from '../../../../contract/endpoints.js';
-import { contractProblems, stepOrderProblems } from './contract-check.js';
+import { ProblemTally } from './contract-check.js';
 import type { PacedService } from './paced.js';
 import { itemsOf, totalOf } from './requests.js';
 import type { Finding, Side } from './step.js';
@@ -33,19 +33,9 @@ export interface SurveyResult {
 
 /** What the items of one list show: problems by kind (an example each), and the paging rules. */
 class ListFindings {
-  readonly problems = new Map<string, { example: string; items: number }>();
+  readonly problems = new ProblemTally();
   readonly paging = new Map<string, { expected: string; found: string }>();
   seen = 0;
-
-  item(id: string, problems: readonly string[]): void {
-    for (const problem of problems) {
-      // One finding per kind of problem: indices and values vary from item to item.
-      const kind = problem.replace(/\[\d+\]/g, '[]').replace(/, found .*$/, '');
-      const known = this.problems.get(kind);
-      if (known) known.items += 1;
-      else this.problems.set(kind, { example: `${id}: ${problem}`, items: 1 });
-    }
-  }
 
   once(rule: string, expected: string, found: string): void {
     if (!this.paging.has(rule)) this.paging.set(rule, { expected, found });
@@ -73,7 +63,7 @@ async function walk(service: PacedService, list: Surveyed, schema: Record<string
       if (createdAt !== undefined && newest !== undefined && createdAt > newest) out.once('paging.order', 'newest first (createdAt descending)', `${id} (${createdAt}) after one of ${newest}`);
       if (createdAt !== undefined) newest = createdAt;
       out.seen += 1;
-      out.item(id, [...contractProblems(schema, item), ...stepOrderProblems(item)]);
+      out.problems.check(schema, item);
     }
     if (items.length < PAGE || total === undefined || out.seen >= total) {
       if (total !== undefined && out.seen !== total) out.once('paging.total', `total ${total}, the items the pages hold`, `${out.seen} items`);
@@ -94,8 +84,8 @@ export async function survey(service: PacedService, side: Side, operations: read
     const step = `survey.${list.operation}`;
     if (stopped !== undefined) result.notChecked.push(`${list.what} against the contract: ${stopped}`);
     else if (out.seen === 0) result.notChecked.push(`${list.what} against the contract: the account holds none`);
-    for (const [, { example, items }] of out.problems) {
-      result.findings.push({ side, step, operation: list.operation, rule: list.rule, expected: `${list.what} as the contract describes them`, found: `${example}${items > 1 ? ` (${items} ${list.what} so)` : ''}` });
+    for (const found of out.problems.found(list.what)) {
+      result.findings.push({ side, step, operation: list.operation, rule: list.rule, expected: `${list.what} as the contract describes them`, found });
     }
     for (const [rule, { expected, found }] of out.paging) result.findings.push({ side, step, operation: list.operation, rule, expected, found });
   }

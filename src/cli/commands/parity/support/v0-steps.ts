@@ -3,6 +3,9 @@
 // the first of lotId, analysisType, status). What the order and the filters are is told from
 // the v2 listing of the same account (`listAnalyses.limit100`): when a side holds too few
 // analyses to tell, that value is not compared.
+import { analysisSchema } from '../../../../contract/resources.js';
+import { jsonSchemaOf } from '../../../../contract/json-schema.js';
+import { ProblemTally } from './contract-check.js';
 import { itemsOf, totalOf } from './requests.js';
 import { shownValue } from './spec-rules.js';
 import type { Answer, ScenarioContext, SpecificationFinding, Step } from './step.js';
@@ -65,6 +68,15 @@ function filtersApplied(body: unknown, context: ScenarioContext): string | undef
   return Object.entries(countsOf(all, asked)).find(([, count]) => count === total)?.[0] ?? 'none of them';
 }
 
+/** Each analysis v0 answers, as the contract describes an analysis. */
+function asTheContract({ status, body }: Answer): SpecificationFinding[] {
+  if (status !== 200) return [];
+  const tally = new ProblemTally();
+  const schema = jsonSchemaOf(analysisSchema, 'output');
+  for (const item of itemsOf(body) ?? []) tally.check(schema, item);
+  return tally.found('analyses').map((found) => ({ rule: 'contract.analysis', expected: 'analyses as the contract describes them', found }));
+}
+
 /** v0 without a filter finds every analysis v2 lists. */
 function sameAnalysesAsV2({ status, body }: Answer, context: ScenarioContext): SpecificationFinding[] {
   const expected = totalOf(context.answers.get(V2_PAGE)?.body);
@@ -91,7 +103,7 @@ export const v0Steps: readonly Step[] = [
     request: () => ({ method: 'POST', path: V0, body: {} }),
     project: (body, context) => withValue(body, 'order', orderOf(body, context)),
     valuesWhenBoth: ['order'],
-    specification: sameAnalysesAsV2,
+    specification: (answer, context) => [...sameAnalysesAsV2(answer, context), ...asTheContract(answer)],
   },
   {
     name: 'searchAnalysesV0.lotId',
