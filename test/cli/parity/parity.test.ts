@@ -6,7 +6,7 @@ import { registerParity } from '../../../src/cli/commands/parity/parity.js';
 import { BIN, cleanEnv } from '../../helpers/cli.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { itParsesFlags } from '../../helpers/flags.js';
-import { inProcessServiceForSuite } from '../../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess } from '../../helpers/in-process.js';
 import { spawnCliInPty } from '../../helpers/pty.js';
 import { api, tempDir } from '../../helpers/server.js';
 import { FAMILY, itemsIn, paritySuite, proxyTo, RECORDING } from './support.js';
@@ -155,6 +155,22 @@ describe('parity against serve', () => {
     // The listing before the run, two or three checks, and the listing that looks for what is left.
     expect(proxy.requests()).toBeLessThanOrEqual(5);
     expect(report!.operations[0]!.notComparable.map((entry) => entry.reason)).toContain('expected: out of time');
+  });
+
+  it('prints a table, each difference once across the steps it shows in, and each finding', async () => {
+    const proxy = await proxyTo(suite.server.url, (request, answer) => {
+      if (request.path === '/api/v2/queue-runs') for (const run of itemsIn(answer)) run.estimatedHa = String(run.estimatedHa);
+    });
+    await suite.clock.sleep(61_000);
+    const { code, stdout, stderr } = await runInProcess(['parity', '--only', 'listQueueRuns'], { clock: suite.clock, env: { REPORTCTL_BASE_URL: proxy.url, REPORTCTL_API_KEY: suite.account.apiKey } });
+    expect(code, stderr).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe('listQueueRuns\t11\tdiffers\t1 finding');
+    expect(lines.slice(1)).toEqual([
+      'listQueueRuns body.data[].estimatedHa: expected string, served number (also .limit100, .unknownParameter, .status)',
+      expect.stringMatching(/^survey\.listQueueRuns specification\.contract\.queue-run: queue runs as the contract describes them; the target sent \S+: estimatedHa: expected number, found string "[\d.]+" \(3 queue runs like this\)$/),
+    ]);
+    expect(stderr).toContain('4 differences from serve, 1 from the specification;');
   });
 
   it('refuses --record with --replay, the optional keys with --replay, and an ignore without a path', async () => {

@@ -300,7 +300,7 @@ describe('parity finds each planted difference', () => {
       change: (request, answer) => {
         if (request.path === '/api/v0/analyses') for (const analysis of itemsIn(answer)) delete analysis.createdAt;
       },
-      found: [{ finding: { rule: 'contract.analysis', step: 'searchAnalysesV0', found: /createdAt: required, absent \(\d+ analyses so\)/ } }],
+      found: [{ finding: { rule: 'contract.analysis', step: 'searchAnalysesV0', found: /createdAt: required, absent \(\d+ analyses like this\)/ } }],
     },
     {
       what: "v0's filters combined",

@@ -117,7 +117,7 @@ function compareShapes(step: Step, expected: Shape, served: Shape, differ: Diffe
 /** The values a step compares, each once: a field of another type is already told by its shape. */
 function compareValues(step: Step, expected: unknown, served: unknown, differ: Differ, reported: Set<string>, stepValues: boolean): void {
   const onlyBoth = new Set(stepValues ? (step.valuesWhenBoth ?? []) : []);
-  for (const path of [...ALWAYS_VALUES, ...(stepValues ? (step.values ?? []) : []), ...onlyBoth]) {
+  for (const path of [...(stepValues ? ALWAYS_VALUES : ['error']), ...(stepValues ? (step.values ?? []) : []), ...onlyBoth]) {
     const want = valueAt(expected, path);
     const got = valueAt(served, path);
     if (want === undefined && got === undefined) continue;
@@ -138,7 +138,7 @@ function compareBodies(step: Step, expected: unknown, served: unknown, differ: D
   const told = new Set((step.valuesWhenBoth ?? []).map((path) => `body.${path}`));
   const skip = (path: string) => told.has(path) || (otherItems && items !== undefined && path.startsWith(items));
   const reported = compareShapes(step, expectedShape, servedShape, differ, skip, held);
-  // A success against a failure: the error code tells it, not the step's values too.
+  // A success against a failure: the error code tells it, not the issues or the step's values too.
   compareValues(step, expected, served, differ, reported, shapes);
 }
 

@@ -75,6 +75,6 @@ export class ProblemTally {
 
   /** Each kind as a finding's text: the example, and how many items were so. */
   found(what: string): string[] {
-    return [...this.kinds.values()].map(({ example, items }) => `${example}${items > 1 ? ` (${items} ${what} so)` : ''}`);
+    return [...this.kinds.values()].map(({ example, items }) => `${example}${items > 1 ? ` (${items} ${what} like this)` : ''}`);
   }
 }

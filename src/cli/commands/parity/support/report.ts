@@ -5,6 +5,7 @@ import { writeData, writeLine } from '../../../iostreams/io.js';
 import { printTable, type Column } from '../../../output/output.js';
 import { escapeControls } from '../../../iostreams/sanitize.js';
 import type { Style } from '../../../iostreams/style.js';
+import { stableJson } from '../../../output/stable-json.js';
 import { compareAnswers, isIgnored, shapeOfBodies, type Difference, type Ignore, type Shape } from './compare.js';
 import type { Finding, Step, StepOutcome } from './step.js';
 
@@ -90,6 +91,21 @@ function shown(value: unknown, longest = 80): string {
   return escapeControls(text.length > longest ? `${text.slice(0, longest - 1)}…` : text);
 }
 
+/**
+ * Differences one line each, the same one in several steps of an operation once, naming the
+ * other steps: a field of the account's data differs in every page of it.
+ */
+function sameAcrossSteps(differences: readonly Difference[]): { difference: Difference; also: string[] }[] {
+  const first = new Map<string, { difference: Difference; also: string[] }>();
+  for (const difference of differences) {
+    const key = stableJson([difference.operation, difference.path, difference.expected, difference.served]);
+    const known = first.get(key);
+    if (known) known.also.push(difference.step.startsWith(`${difference.operation}.`) ? difference.step.slice(difference.operation.length) : difference.step);
+    else first.set(key, { difference, also: [] });
+  }
+  return [...first.values()];
+}
+
 const verdictColour = (verdict: Verdict, style: Style) => (verdict === 'same' ? style.green : verdict === 'differs' ? style.red : style.yellow);
 
 /**
@@ -101,13 +117,13 @@ export async function printComparison(deps: CliDeps, style: Style, comparison: C
     { header: 'OPERATION', readable: true, value: (row) => row.operation },
     { header: 'STEPS', value: (row) => (row.compared === row.steps ? String(row.steps) : `${row.compared} of ${row.steps}`) },
     { header: 'RESULT', value: (row) => row.result, color: (text, row, paint) => verdictColour(row.result, paint)(text) },
-    { header: 'SPECIFICATION', value: (row) => (row.specification === 0 ? 'ok' : `${row.specification} findings`), color: (text, row, paint) => (row.specification === 0 ? paint.green : paint.red)(text) },
+    { header: 'SPECIFICATION', value: (row) => (row.specification === 0 ? 'ok' : `${row.specification} finding${row.specification === 1 ? '' : 's'}`), color: (text, row, paint) => (row.specification === 0 ? paint.green : paint.red)(text) },
   ];
   await printTable(deps, style, columns, comparison.operations);
   // Paths are made of the service's keys, and reasons may come from a recording: both escaped.
-  const lines = comparison.differences.map(
-    (difference) =>
-      `${style.bold(difference.step)} ${escapeControls(difference.path)}: expected ${style.green(shown(difference.expected))}, served ${style.red(shown(difference.served))}\n`,
+  const lines = sameAcrossSteps(comparison.differences).map(
+    ({ difference, also }) =>
+      `${style.bold(difference.step)} ${escapeControls(difference.path)}: expected ${style.green(shown(difference.expected))}, served ${style.red(shown(difference.served))}${also.length > 0 ? ` (also ${also.join(', ')})` : ''}\n`,
   );
   for (const finding of comparison.specification) {
     const whose = finding.side === 'target' ? 'the target' : 'serve';
