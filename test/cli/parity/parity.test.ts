@@ -173,13 +173,18 @@ describe('parity against serve', () => {
     expect(stderr).toContain('4 differences from serve, 1 from the specification;');
   });
 
-  it('refuses --record with --replay, the optional keys with --replay, and an ignore without a path', async () => {
+  it('refuses --record with --replay, the optional keys with --replay, one key twice, and an ignore without a path', async () => {
     const both = await suite.parity(['--record', 'a', '--replay', 'b']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--record and --replay');
     const keys = await suite.parity(['--replay', RECORDING, '--sub-user-key', 'rctl_x']);
     expect(keys.code).toBe(2);
     expect(keys.stderr).toContain('go with a live run');
+    // Set in the environment, they are for live runs: a replay goes on.
+    expect((await suite.parity(['--replay', RECORDING, '--only', 'listPresets'], undefined, { env: { REPORTCTL_PARITY_SUB_USER_KEY: 'rctl_x' } })).code).toBe(0);
+    const same = await suite.parity(['--other-account-key', suite.account.apiKey]);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain('must be three different keys');
     const ignore = await suite.parity(['--replay', RECORDING, '--ignore', 'listTemplates']);
     expect(ignore.code).toBe(2);
     expect(ignore.stderr).toContain('expected OPERATION:PATH');

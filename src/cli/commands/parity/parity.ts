@@ -106,10 +106,11 @@ export async function runParity(options: ParityOptions, deps: CliDeps): Promise<
   return comparison.result === 'differs' ? ExitCode.failed : ExitCode.ok;
 }
 
-/** The optional keys, from their flags or the environment. */
+/** The optional keys, from their flags or (for a live run) the environment. */
 function optionalKeys(options: ParityOptions, deps: CliDeps): Partial<Pick<Keys, OptionalKey>> {
-  const otherAccount = options.otherAccountKey ?? deps.env.REPORTCTL_PARITY_OTHER_ACCOUNT_KEY;
-  const subUser = options.subUserKey ?? deps.env.REPORTCTL_PARITY_SUB_USER_KEY;
+  const live = options.replay === undefined;
+  const otherAccount = options.otherAccountKey ?? (live ? deps.env.REPORTCTL_PARITY_OTHER_ACCOUNT_KEY : undefined);
+  const subUser = options.subUserKey ?? (live ? deps.env.REPORTCTL_PARITY_SUB_USER_KEY : undefined);
   if (otherAccount === '' || subUser === '') usage('--other-account-key and --sub-user-key need a key, not an empty value');
   return { ...(otherAccount !== undefined ? { otherAccount } : {}), ...(subUser !== undefined ? { subUser } : {}) };
 }
@@ -158,6 +159,8 @@ async function expectedOutcomes(options: ParityOptions, deps: CliDeps, given: Pa
   const { apiKey, baseUrl } = session.settings;
   if (apiKey === undefined || apiKey === '') throw new CliError('parity needs an API key of a sandbox account', ExitCode.auth, 'pass --api-key or set REPORTCTL_API_KEY');
   const keys = new Set(Object.keys(given) as OptionalKey[]);
+  const all = [apiKey, given.otherAccount, given.subUser].filter((key) => key !== undefined);
+  if (new Set(all).size < all.length) usage('--api-key, --other-account-key and --sub-user-key must be three different keys', "the other account's key belongs to another account, the sub-user's to a sub-user of this one");
   const steps = stepsOf(options.only, keys);
   const { runAgainstTarget } = await import('./support/target-run.js');
   const live = await runAgainstTarget({ baseUrl, keys: { account: apiKey, ...given }, budget: options.budget, deadline, cleanup: options.cleanup === true, steps, operations: options.only }, deps);
