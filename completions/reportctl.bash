@@ -153,7 +153,7 @@ _reportctl_flags() {
     'formula eval') echo '--band --eps --L --help' ;;
     'formula validate') echo '--help' ;;
     'serve') echo '--host --allow-host --port --db --demo --simulate --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --max-in-flight --no-access-log --import --export-on-exit --fault --seed --exec --help' ;;
-    'parity') echo '--record --replay --ignore --ignore-file --budget --max-time --only --cleanup --help' ;;
+    'parity') echo '--record --replay --other-account-key --sub-user-key --ignore --ignore-file --budget --max-time --only --cleanup --help' ;;
     'admin') echo '--help' ;;
     'admin accounts') echo '--help' ;;
     'admin accounts create') echo '--db --name --template-limit --help' ;;
@@ -206,7 +206,7 @@ _reportctl_value_flags() {
     'formula check') echo '--file' ;;
     'formula eval') echo '--band --eps --L' ;;
     'serve') echo '--host --allow-host --port --db --step-seconds --reads-per-minute --writes-per-minute --rate-window-seconds --max-in-flight --import --export-on-exit --fault --seed --exec' ;;
-    'parity') echo '--record --replay --ignore --ignore-file --budget --max-time --only' ;;
+    'parity') echo '--record --replay --other-account-key --sub-user-key --ignore --ignore-file --budget --max-time --only' ;;
     'admin accounts create') echo '--db --name --template-limit' ;;
     'admin accounts list') echo '--db' ;;
     'admin accounts set-limit') echo '--db' ;;

@@ -5,6 +5,8 @@
 export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]> = [
   ['REPORTCTL_BASE_URL', 'the service URL (as --base-url)'],
   ['REPORTCTL_API_KEY', 'the API key (as --api-key, without showing in ps)'],
+  ['REPORTCTL_PARITY_OTHER_ACCOUNT_KEY', "parity: another account's key (as --other-account-key, without showing in ps)"],
+  ['REPORTCTL_PARITY_SUB_USER_KEY', "parity: a sub-user's key of the account (as --sub-user-key, without showing in ps)"],
   ['REPORTCTL_PROFILE', 'the configuration profile (as --profile)'],
   ['REPORTCTL_CONFIG_DIR', 'where the configuration file lives'],
   ['REPORTCTL_CACHE_DIR', 'where catalogs are cached (default ~/.cache/reportctl)'],

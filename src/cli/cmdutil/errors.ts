@@ -11,6 +11,8 @@ export const ExitCode = {
   rateLimited: 5,
   network: 6,
   watchTimeout: 8,
+  /** parity: what a run keeps passed its bound; its templates were still deleted. */
+  answersTooLarge: 9,
   // Outcomes that are not failures, each a code no failure uses (as terraform keeps 1 for
   // errors and 2 for changes), so a script can tell them from any error.
   /** templates diff: the service's templates differ from the folder. */
@@ -33,6 +35,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [status: string, meaning
   [String(ExitCode.rateLimited), 'still rate limited after the retries'],
   [String(ExitCode.network), 'network error or time-out'],
   [String(ExitCode.watchTimeout), 'queue-runs watch reached --timeout with the run still going'],
+  [String(ExitCode.answersTooLarge), "parity: the service's answers passed what a run keeps (32 MiB); its templates were still deleted"],
   [String(ExitCode.differences), "templates diff: the service's templates differ from the folder"],
   [String(ExitCode.localEditsKept), 'templates pull: files with local edits were kept, the rest written'],
   [String(ExitCode.stalePlan), 'templates apply --plan: the plan is stale (a change it does not hold); nothing was written'],
@@ -53,6 +56,7 @@ export const cliErrorCode: Record<ExitCodeValue, string> = {
   [ExitCode.rateLimited]: 'RATE_LIMITED',
   [ExitCode.network]: 'NETWORK_ERROR',
   [ExitCode.watchTimeout]: 'WATCH_TIMEOUT',
+  [ExitCode.answersTooLarge]: 'ANSWERS_TOO_LARGE',
   [ExitCode.differences]: 'DIFFERENCES',
   [ExitCode.localEditsKept]: 'LOCAL_EDITS',
   [ExitCode.stalePlan]: 'STALE_PLAN',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { jsonSchemaOf } from '../../contract/json-schema.js';
+import { markDecisions } from '../../contract/decisions.js';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
 import { ANSWER_DEADLINE_MS, ANSWER_STALL_MS, MAX_ACCOUNT_ANSWER_BYTES, MAX_ANSWER_BYTES } from '../in-flight.js';
 import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
@@ -211,7 +212,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
   for (const [path, operations] of Object.entries(paths)) {
     for (const method of DECLARED_METHODS.filter((candidate) => !(candidate in operations))) operations[method] = notAllowed(path, method, operations);
   }
-  return {
+  const document = {
     openapi: OPENAPI_VERSION,
     info: {
       title: 'Report templates, catalogs and queues (reportctl embedded service)',
@@ -245,6 +246,9 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
       schemas: Object.fromEntries(errorStatuses.map((status) => [errorResponseName(status), errorBody(status)])),
     },
   };
+  // Each guess and each rule stricter than the specification, where a client reads the place.
+  markDecisions(document);
+  return document;
 }
 
 export function openApiEndpoint(endpoints: readonly Endpoint[]): Endpoint {

@@ -1,7 +1,6 @@
 import type { OperationId } from '../../../../contract/endpoints.js';
 import { stableJson } from '../../../output/stable-json.js';
-import type { NormalisedAnswer } from './normalise.js';
-import type { Step } from './scenario.js';
+import type { NormalisedAnswer, Step } from './step.js';
 
 /** One way the served answer is not the expected one. */
 export interface Difference {
@@ -25,18 +24,34 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-/** Every field path of a body with its JSON type; array elements merged under `[]`. */
-function shapeOf(value: unknown, path: string, shape: Map<string, string>, emptyArrays: Set<string>): void {
+/** Every field path of a body with the JSON types found there; array elements merged under `[]`. */
+export interface Shape {
+  kinds: Map<string, Set<string>>;
+  /** Paths of arrays with no element. */
+  empty: Set<string>;
+}
+
+function shapeOf(value: unknown, path: string, shape: Shape): void {
   const kind = kindOf(value);
-  const known = shape.get(path);
-  shape.set(path, known === undefined || known === kind ? kind : `${known}|${kind}`);
+  const kinds = shape.kinds.get(path) ?? new Set<string>();
+  shape.kinds.set(path, kinds.add(kind));
   if (Array.isArray(value)) {
-    if (value.length === 0) emptyArrays.add(path);
-    for (const item of value) shapeOf(item, `${path}[]`, shape, emptyArrays);
+    if (value.length === 0) shape.empty.add(path);
+    for (const item of value) shapeOf(item, `${path}[]`, shape);
   } else if (kind === 'object') {
-    for (const [key, item] of Object.entries(value as object)) shapeOf(item, `${path}.${key}`, shape, emptyArrays);
+    for (const [key, item] of Object.entries(value as object)) if (item !== undefined) shapeOf(item, `${path}.${key}`, shape);
   }
 }
+
+/** The shape of a body, or of several merged: an array is empty only where none had an element. */
+export function shapeOfBodies(bodies: readonly unknown[]): Shape {
+  const shape: Shape = { kinds: new Map(), empty: new Set() };
+  for (const body of bodies) if (body !== undefined) shapeOf(body, 'body', shape);
+  for (const path of shape.empty) if (shape.kinds.has(`${path}[]`)) shape.empty.delete(path);
+  return shape;
+}
+
+const shown = (kinds: Set<string> | undefined) => (kinds === undefined ? ABSENT : [...kinds].sort().join('|'));
 
 /** The value at a path; `[*]` maps over an array. */
 function valueAt(value: unknown, path: string): unknown {
@@ -51,9 +66,9 @@ function valueAt(value: unknown, path: string): unknown {
 }
 
 /** Under an array the other side left empty, elements cannot be compared. */
-function underEmptyArray(path: string, emptyArrays: Set<string>): boolean {
+function underEmptyArray(path: string, empty: Set<string>): boolean {
   for (let at = path.indexOf('[]'); at >= 0; at = path.indexOf('[]', at + 1)) {
-    if (emptyArrays.has(path.slice(0, at))) return true;
+    if (empty.has(path.slice(0, at))) return true;
   }
   return false;
 }
@@ -66,46 +81,74 @@ function underReported(path: string, reported: ReadonlySet<string>): boolean {
   return false;
 }
 
-function compareBodies(
-  step: Step,
-  expected: unknown,
-  served: unknown,
-  differ: (path: string, expected: unknown, served: unknown) => void,
-  shapes: boolean,
-): void {
-  const expectedShape = new Map<string, string>();
-  const servedShape = new Map<string, string>();
-  const expectedEmpty = new Set<string>();
-  const servedEmpty = new Set<string>();
-  if (shapes && expected !== undefined) shapeOf(expected, 'body', expectedShape, expectedEmpty);
-  if (shapes && served !== undefined) shapeOf(served, 'body', servedShape, servedEmpty);
+type Differ = (path: string, expected: unknown, served: unknown) => void;
+
+/**
+ * Whether the kinds at a path differ as this step compares them. The items of data the account
+ * held differ by side: there each kind the target sends must be one serve sends, and a field
+ * only serve sends is not a difference.
+ */
+function kindsDiffer(step: Step, path: string, want: Set<string> | undefined, got: Set<string> | undefined): boolean {
+  if (step.held && path.startsWith('body.data[]')) return want !== undefined && (got === undefined || [...want].some((kind) => !got.has(kind)));
+  return shown(want) !== shown(got);
+}
+
+/**
+ * The shapes compared path by path. Items of held data are compared with `held`: what serve
+ * sends for that operation's items in any of its answers, as the data differ from step to step.
+ */
+function compareShapes(step: Step, expected: Shape, served: Shape, differ: Differ, skip: (path: string) => boolean, held: Shape | undefined): Set<string> {
   const reported = new Set<string>();
-  const paths = [...new Set([...expectedShape.keys(), ...servedShape.keys()])].sort();
+  const paths = [...new Set([...expected.kinds.keys(), ...served.kinds.keys()])].sort();
   for (const path of paths) {
-    const want = expectedShape.get(path) ?? ABSENT;
-    const got = servedShape.get(path) ?? ABSENT;
-    if (want === got) continue;
-    if (underEmptyArray(path, want === ABSENT ? expectedEmpty : servedEmpty)) continue;
+    const items = step.held === true && held !== undefined && path.startsWith('body.data[]');
+    const want = expected.kinds.get(path);
+    const got = (items ? held : served).kinds.get(path);
+    if (!kindsDiffer(step, path, want, got) || skip(path)) continue;
+    if (underEmptyArray(path, want === undefined ? expected.empty : (items ? held : served).empty)) continue;
     // A missing object is one difference, not one per field inside it.
     if (underReported(path, reported)) continue;
     reported.add(path);
-    differ(path, want, got);
+    differ(path, shown(want), shown(got));
   }
-  for (const path of [...ALWAYS_VALUES, ...(step.values ?? [])]) {
+  return reported;
+}
+
+/** The values a step compares, each once: a field of another type is already told by its shape. */
+function compareValues(step: Step, expected: unknown, served: unknown, differ: Differ, reported: Set<string>, stepValues: boolean): void {
+  const onlyBoth = new Set(stepValues ? (step.valuesWhenBoth ?? []) : []);
+  for (const path of [...(stepValues ? ALWAYS_VALUES : ['error']), ...(stepValues ? (step.values ?? []) : []), ...onlyBoth]) {
     const want = valueAt(expected, path);
     const got = valueAt(served, path);
     if (want === undefined && got === undefined) continue;
+    if (onlyBoth.has(path) && (want === undefined || got === undefined)) continue;
     const typed = path.replace(/\[\*\]/g, '[]');
-    // A field of another type is already told above.
     if (reported.has(`body.${typed}`) || (want !== undefined && got !== undefined && kindOf(want) !== kindOf(got))) continue;
     if (stableJson(want) !== stableJson(got)) differ(`body.${path}`, want ?? ABSENT, got ?? ABSENT);
   }
 }
 
-/** Where `served` is not `expected`: status, the named headers, the body's fields and values. */
-export function compareAnswers(step: Step, expected: NormalisedAnswer, served: NormalisedAnswer): Difference[] {
+function compareBodies(step: Step, expected: unknown, served: unknown, differ: Differ, shapes: boolean, held: Shape | undefined): void {
+  const expectedShape = shapeOfBodies(shapes ? [expected] : []);
+  const servedShape = shapeOfBodies(shapes ? [served] : []);
+  // Other items on a page (another order): their fields would only say so again.
+  const items = step.identity === undefined ? undefined : `body.${step.identity.slice(0, step.identity.indexOf('[*]'))}[]`;
+  const otherItems = step.identity !== undefined && stableJson(valueAt(expected, step.identity)) !== stableJson(valueAt(served, step.identity));
+  // Values told from the body, compared only when both sides could tell them.
+  const told = new Set((step.valuesWhenBoth ?? []).map((path) => `body.${path}`));
+  const skip = (path: string) => told.has(path) || (otherItems && items !== undefined && path.startsWith(items));
+  const reported = compareShapes(step, expectedShape, servedShape, differ, skip, held);
+  // A success against a failure: the error code tells it, not the issues or the step's values too.
+  compareValues(step, expected, served, differ, reported, shapes);
+}
+
+/**
+ * Where `served` is not `expected`: status, the named headers, the body's fields and values.
+ * `held`: the shape of serve's answers to this operation's held-data steps, merged.
+ */
+export function compareAnswers(step: Step, expected: NormalisedAnswer, served: NormalisedAnswer, held?: Shape): Difference[] {
   const differences: Difference[] = [];
-  const differ = (path: string, want: unknown, got: unknown) => differences.push({ operation: step.operation, step: step.name, path, expected: want, served: got });
+  const differ: Differ = (path, want, got) => differences.push({ operation: step.operation, step: step.name, path, expected: want, served: got });
   if (expected.status !== served.status) differ('status', expected.status, served.status);
   for (const name of [...new Set([...Object.keys(expected.headers), ...Object.keys(served.headers)])].sort()) {
     const want = expected.headers[name] ?? ABSENT;
@@ -114,7 +157,7 @@ export function compareAnswers(step: Step, expected: NormalisedAnswer, served: N
   }
   // A success against a failure: the status says it; the error code too, not each field.
   const sameKind = expected.status < 400 === served.status < 400;
-  compareBodies(step, expected.body, served.body, differ, sameKind);
+  compareBodies(step, expected.body, served.body, differ, sameKind, held);
   return differences;
 }
 
@@ -130,10 +173,11 @@ export function parseIgnore(text: string): Ignore | undefined {
   return { scope: text.slice(0, at).trim(), path: text.slice(at + 1).trim() };
 }
 
-export function isIgnored(difference: Difference, ignores: readonly Ignore[]): boolean {
+/** Whether an ignore covers a difference (or a finding, at `specification.RULE`). */
+export function isIgnored(found: { operation: string; step: string; path: string }, ignores: readonly Ignore[]): boolean {
   return ignores.some(
     ({ scope, path }) =>
-      (scope === '*' || scope === difference.operation || scope === difference.step) &&
-      (difference.path === path || difference.path.startsWith(`${path}.`) || difference.path.startsWith(`${path}[`)),
+      (scope === '*' || scope === found.operation || scope === found.step) &&
+      (found.path === path || found.path.startsWith(`${path}.`) || found.path.startsWith(`${path}[`)),
   );
 }

@@ -1,13 +1,5 @@
-import type { Answer, ScenarioContext, Step } from './scenario.js';
 import { stableJson } from '../../../output/stable-json.js';
-
-/** An answer with what differs between any two runs taken out: fit to compare and to commit. */
-export interface NormalisedAnswer {
-  status: number;
-  /** The headers the contract names, those present. */
-  headers: Record<string, string>;
-  body?: unknown;
-}
+import type { Answer, NormalisedAnswer, ScenarioContext, Step } from './step.js';
 
 /** Every name a parity run gives starts with this; a run's own adds a random part. */
 export const PREFIX_FAMILY = 'reportctl-parity-';

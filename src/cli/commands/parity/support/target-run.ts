@@ -2,63 +2,116 @@ import type { CliDeps } from '../../../cmdutil/context.js';
 import { CliError, ExitCode } from '../../../cmdutil/errors.js';
 import { writeLine } from '../../../iostreams/io.js';
 import { escapeControls } from '../../../iostreams/sanitize.js';
+import { AnswerWatch } from './answer-watch.js';
 import { traitsOf, type ServiceTraits } from './fresh-serve.js';
+import { KeptBytes } from './kept.js';
 import { PREFIX_FAMILY } from './normalise.js';
-import { PacedService } from './paced.js';
-import type { Step } from './scenario.js';
-import { CLEANUP_MS, cleanUp, cleanupReserve, deleteTemplates, listTemplates, newContext, runScenario, type StepOutcome } from './run.js';
+import { PacedService, type Keys } from './paced.js';
+import { CLEANUP_MS, cleanUp, cleanupReserve, deleteTemplates, listTemplates, newContext, runScenario } from './run.js';
+import type { Finding, KeyUse, ListedTemplate, OptionalKey, ScenarioContext, Step, StepOutcome } from './step.js';
+import { survey } from './survey.js';
 
 export interface TargetRun {
   outcomes: Map<string, StepOutcome>;
   traits: ServiceTraits;
   /** Requests sent to the target, cleanup included. */
   requests: number;
+  /** Milliseconds waited for the target's rate limits. */
+  waited: number;
   interrupted: boolean;
-  /** What the run created and could not delete (ids, or what a sweep could not reach). */
+  /** What the run created and could not delete, each named. */
   leftBehind: string[];
+  /** The target's answers against the specification. */
+  specification: Finding[];
+  notChecked: string[];
+}
+
+export interface Target {
+  baseUrl: string;
+  keys: Keys;
+  budget: number;
+  deadline: number;
+  cleanup: boolean;
+  steps: readonly Step[];
+  /** The operations asked for with --only (none: all). */
+  operations: readonly string[];
+}
+
+const keyFlag: Record<KeyUse, string> = { account: 'the key', subUser: '--sub-user-key', otherAccount: '--other-account-key', none: '', wrong: '' };
+
+/** Says each wait for the target's rate limits: counted down on a terminal, one line otherwise. */
+function waitNotice(deps: CliDeps): (ms: number, why: string) => void {
+  return (ms, why) => {
+    const text = (left: number) => `parity: waiting ${Math.ceil(left / 1000)} s for the target: ${why}`;
+    if (deps.io.isStderrTTY()) deps.io.progress.countdown(text, ms, deps.clock);
+    else writeLine(deps.io.stderr, text(ms));
+  };
 }
 
 /**
- * The scenario against the target: refuses an account holding an earlier run's templates
- * (or deletes them first with `cleanup`), and deletes what this run created however it ends.
+ * The templates an account holds before the run, by key. An earlier run's (named
+ * reportctl-parity-…) stop the run unless `cleanup`, which deletes them first.
  */
-export async function runAgainstTarget(
-  target: { baseUrl: string; apiKey: string; budget: number; deadline: number; cleanup: boolean; steps: readonly Step[] },
-  deps: CliDeps,
-): Promise<TargetRun> {
-  const context = newContext(Math.random);
-  const service = new PacedService(
-    { baseUrl: target.baseUrl, apiKey: target.apiKey, clock: deps.clock, budget: target.budget, deadline: target.deadline, signal: deps.signal, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) },
-    cleanupReserve(context),
-  );
-  const listed = await listTemplates(service);
+async function heldBefore(service: PacedService, key: KeyUse, cleanup: boolean, deps: CliDeps): Promise<Required<ListedTemplate>[] | undefined> {
+  const listed = await listTemplates(service, key);
   if ('failed' in listed) {
-    if (listed.status === 401) throw new CliError(`the service refused the key (${listed.failed})`, ExitCode.auth, 'pass the key of a sandbox account with --api-key or REPORTCTL_API_KEY');
-    if (deps.signal.aborted) return { outcomes: new Map(), traits: traitsOf(context), requests: service.sent, interrupted: true, leftBehind: [] };
+    if (listed.status === 401) throw new CliError(`the service refused ${keyFlag[key]} (${listed.failed})`, ExitCode.auth, 'pass the keys of a sandbox account');
+    if (deps.signal.aborted) return undefined;
     throw new CliError(`cannot list the account's templates before starting: ${listed.failed}`, ExitCode.failed);
   }
   const earlier = listed.filter((template) => template.name.startsWith(PREFIX_FAMILY));
-  if (earlier.length > 0) {
-    const names = earlier.slice(0, 3).map((template) => `"${escapeControls(template.name)}"`).join(', ');
-    if (!target.cleanup) {
-      throw new CliError(`the account holds ${earlier.length} templates left by an earlier parity run (${names}${earlier.length > 3 ? ', …' : ''})`, ExitCode.failed, 'pass --cleanup to delete them first');
-    }
-    const left = await deleteTemplates(service, earlier.map((template) => template.id), deps.clock.now() + CLEANUP_MS);
-    if (left.length > 0) throw new CliError(`could not delete ${left.length} of the ${earlier.length} templates left by an earlier run: ${left.join(', ')}`, ExitCode.failed);
-    writeLine(deps.io.stderr, `deleted ${earlier.length} templates left by an earlier parity run`);
+  if (earlier.length === 0) return listed;
+  const names = earlier.slice(0, 3).map((template) => `"${escapeControls(template.name)}"`).join(', ');
+  const whose = key === 'account' ? 'the account' : "the other account (--other-account-key)";
+  if (!cleanup) throw new CliError(`${whose} holds ${earlier.length} templates left by an earlier parity run (${names}${earlier.length > 3 ? ', …' : ''})`, ExitCode.failed, 'pass --cleanup to delete them first');
+  const left = await deleteTemplates(service, earlier.map((template) => ({ id: template.id, key })), deps.clock.now() + CLEANUP_MS);
+  if (left.length > 0) throw new CliError(`could not delete ${left.length} of the ${earlier.length} templates left by an earlier run: ${left.map(escapeControls).join(', ')}`, ExitCode.failed);
+  writeLine(deps.io.stderr, `deleted ${earlier.length} templates left by an earlier parity run from ${whose}`);
+  return listed.filter((template) => !template.name.startsWith(PREFIX_FAMILY));
+}
+
+/** Reads what the accounts hold before the run into `context`; false when interrupted. */
+async function readHeld(service: PacedService, context: ScenarioContext, target: Target, deps: CliDeps): Promise<boolean> {
+  const held = new Set<string>();
+  for (const key of ['account', ...(context.keys.has('otherAccount') ? ['otherAccount'] : [])] as KeyUse[]) {
+    const listed = await heldBefore(service, key, target.cleanup, deps);
+    if (listed === undefined) return false;
+    for (const template of listed) held.add(template.id);
+    if (key === 'account') context.before = listed;
   }
-  context.before = listed.filter((template) => !template.name.startsWith(PREFIX_FAMILY));
-  let outcomes = new Map<string, StepOutcome>();
-  let leftBehind: string[] = [];
+  context.heldIds = held;
+  return true;
+}
+
+/**
+ * The scenario against the target, then the survey of what it holds: refuses an account
+ * holding an earlier run's templates (or deletes them first with `cleanup`), and deletes
+ * what this run created however it ends.
+ */
+export async function runAgainstTarget(target: Target, deps: CliDeps): Promise<TargetRun> {
+  const keys = new Set((['otherAccount', 'subUser'] as OptionalKey[]).filter((key) => target.keys[key] !== undefined));
+  const context = newContext(Math.random, keys);
+  const watch = new AnswerWatch('target');
+  const service = new PacedService(
+    { baseUrl: target.baseUrl, keys: target.keys, clock: deps.clock, budget: target.budget, deadline: target.deadline, signal: deps.signal, whose: "the target's answers", observe: (request, answer, at) => watch.observe(request, answer, at), onWait: waitNotice(deps), ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) },
+    cleanupReserve(context),
+  );
+  const run: TargetRun = { outcomes: new Map(), traits: traitsOf(context), requests: 0, waited: 0, interrupted: false, leftBehind: [], specification: [], notChecked: [] };
+  if (!(await readHeld(service, context, target, deps))) return { ...run, requests: service.sent, interrupted: true };
+  const side = { kept: new KeptBytes("the target's answers"), findings: [] as Finding[], side: 'target' as const };
   try {
-    outcomes = await runScenario(service, context, target.steps);
+    run.outcomes = await runScenario(service, context, target.steps, side);
+    const surveyed = await survey(service, 'target', target.operations);
+    run.specification.push(...surveyed.findings);
+    run.notChecked.push(...surveyed.notChecked);
   } finally {
-    const created = context.created.size;
-    leftBehind = await cleanUp(service, context, deps.clock.now).catch((error: unknown) => [`all ${created} (${error instanceof Error ? error.message : String(error)})`]);
-    if (leftBehind.length > 0) {
-      writeLine(deps.io.stderr, `could not delete what this run created on the target: ${leftBehind.map(escapeControls).join(', ')}; \`reportctl parity --cleanup\` deletes it next time`);
+    deps.io.progress.stop();
+    run.leftBehind = await cleanUp(service, context, deps.clock.now).catch((error: unknown) => [`this run's templates (${error instanceof Error ? error.message : String(error)})`]);
+    if (run.leftBehind.length > 0) {
+      writeLine(deps.io.stderr, `left on the target: ${run.leftBehind.map(escapeControls).join(', ')}; \`reportctl parity --cleanup\` deletes them next time`);
     }
   }
-  if (deps.signal.aborted) writeLine(deps.io.stderr, `interrupted; the templates this run created on the target are ${leftBehind.length > 0 ? 'not all deleted' : 'deleted'}`);
-  return { outcomes, traits: traitsOf(context), requests: service.sent, interrupted: deps.signal.aborted, leftBehind };
+  if (deps.signal.aborted) writeLine(deps.io.stderr, `interrupted; the templates this run created on the target are ${run.leftBehind.length > 0 ? 'not all deleted' : 'deleted'}`);
+  run.specification.unshift(...side.findings, ...watch.findings());
+  return { ...run, traits: traitsOf(context), requests: service.sent, waited: service.waited, interrupted: deps.signal.aborted };
 }
