@@ -17,6 +17,8 @@ export interface LspClient {
   connection: MessageConnection;
   /** Notifications the server sent, in order, by method. */
   notifications: Array<{ method: string; params: unknown }>;
+  /** Requests the server sent the client, in order (`window/showDocument` is answered as shown). */
+  requests: Array<{ method: string; params: unknown }>;
   stdin: NodeJS.WritableStream;
   stderr(): string;
   /** The diagnostics published for `uri` (for that version, when given), waiting for them. */
@@ -28,7 +30,7 @@ export interface LspClient {
   exited: Promise<number | null>;
 }
 
-export async function startLsp(options: { args?: string[]; env?: Record<string, string | undefined>; root?: string } = {}): Promise<LspClient> {
+export async function startLsp(options: { args?: string[]; env?: Record<string, string | undefined>; root?: string; capabilities?: object } = {}): Promise<LspClient> {
   const child = spawn(process.execPath, [BIN, 'lsp', ...(options.args ?? [])], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -42,10 +44,14 @@ export async function startLsp(options: { args?: string[]; env?: Record<string, 
     if (method === 'textDocument/publishDiagnostics') published.push(params as Published);
     for (const wake of waiters) wake();
   });
-  connection.onRequest(() => null);
+  const requests: LspClient['requests'] = [];
+  connection.onRequest((method, params) => {
+    requests.push({ method, params });
+    return method === 'window/showDocument' ? { success: true } : null;
+  });
   connection.listen();
   const rootUri = options.root ? pathToFileURL(options.root).href : null;
-  await connection.sendRequest('initialize', { processId: null, rootUri, capabilities: {}, workspaceFolders: rootUri ? [{ uri: rootUri, name: 'root' }] : null });
+  await connection.sendRequest('initialize', { processId: null, rootUri, capabilities: options.capabilities ?? {}, workspaceFolders: rootUri ? [{ uri: rootUri, name: 'root' }] : null });
   await connection.sendNotification('initialized', {});
   const diagnostics = (uri: string, version?: number, timeoutMs = 15_000) =>
     new Promise<Diagnostic[]>((resolve, reject) => {
@@ -66,6 +72,7 @@ export async function startLsp(options: { args?: string[]; env?: Record<string, 
   return {
     connection,
     notifications,
+    requests,
     stdin: child.stdin,
     stderr: () => stderr,
     diagnostics,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -305,6 +305,58 @@ describe("reportctl lsp: the profile's service's catalogs, cached as the CLI cac
     expect(await statisticsOffered(bundled, tempDir())).not.toContain('canopyGapPct');
     expect(await bundled.close()).toBe(0);
   }, 60_000);
+});
+
+describe('reportctl lsp: the page of the open template (reportctl.preview)', () => {
+  const preview = async (client: LspClient, file: string) => {
+    const uri = await client.open(file, pretty(generalBody({ name: 'Previewed from the editor' })));
+    return { uri, answer: (await client.connection.sendRequest('workspace/executeCommand', { command: 'reportctl.preview', arguments: [uri] })) as { url?: string; message: string } };
+  };
+
+  it("starts templates preview --watch's page for the file and shows its one-time URL to an editor that cannot open it", async () => {
+    const client = await startLsp();
+    try {
+      const file = join(tempDir(), 'lot-7.json');
+      writeFileSync(file, pretty(generalBody({ name: 'Previewed from the editor' })));
+      const { answer } = await preview(client, file);
+      expect(answer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=\S+$/);
+      await vi.waitFor(() => expect(client.requests).toContainEqual({ method: 'window/showMessageRequest', params: { type: 3, actions: [], message: expect.stringContaining(answer.url!) } }));
+      expect(client.requests.filter((request) => request.method === 'window/showDocument')).toEqual([]);
+      // The page itself is served there (its redraws are templates preview --watch's tests).
+      const page = await fetch(new URL('/', answer.url));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<html');
+      // Asked again, the file gets a page afresh: the first URL's server is gone.
+      const again = (await preview(client, file)).answer;
+      expect(new URL(again.url!).port).not.toBe(new URL(answer.url!).port);
+      await expect(fetch(new URL('/', answer.url))).rejects.toThrow();
+    } finally {
+      expect(await client.close()).toBe(0);
+    }
+  });
+
+  it('asks an editor that can (window/showDocument) to open the URL in the browser', async () => {
+    const client = await startLsp({ capabilities: { window: { showDocument: { support: true } } } });
+    try {
+      const file = join(tempDir(), 'lot-8.json');
+      writeFileSync(file, pretty(generalBody({ name: 'Previewed from the editor' })));
+      const { answer } = await preview(client, file);
+      expect(client.requests).toContainEqual({ method: 'window/showDocument', params: { uri: answer.url, external: true } });
+      expect(client.requests.filter((request) => request.method === 'window/showMessageRequest')).toEqual([]);
+    } finally {
+      expect(await client.close()).toBe(0);
+    }
+  });
+
+  it('a document that is not a file gets a message, and no page', async () => {
+    const client = await startLsp();
+    try {
+      const answer = (await client.connection.sendRequest('workspace/executeCommand', { command: 'reportctl.preview', arguments: ['untitled:Untitled-1'] })) as { url?: string; message: string };
+      expect(answer).toEqual({ message: 'reportctl: the preview needs a saved template file (a file: URI)' });
+    } finally {
+      expect(await client.close()).toBe(0);
+    }
+  });
 });
 
 describe('reportctl lsp --help and the README', () => {

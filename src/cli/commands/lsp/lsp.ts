@@ -20,6 +20,8 @@ the report types and statistics of the template's analysisType and a formula's b
 offers the did-you-mean fixes. The catalogs are those of the profile's service, cached as
 the CLI caches them; until the service answers, or when it cannot, the cached or bundled
 ones, and the editor is told which (a reportctl/catalogs notification and one log line).
+The command reportctl.preview starts the open file's page, as \`templates preview FILE
+--watch\` does, and opens it in the browser (or shows its one-time URL).
 
 Examples:
   $ reportctl lsp

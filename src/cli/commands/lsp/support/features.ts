@@ -4,7 +4,7 @@ import type { Catalogs } from '../../../../contract/index.js';
 import { templateCodeActions } from '../../../../lsp/code-actions.js';
 import { templateCompletions } from '../../../../lsp/completion.js';
 import { templateHover } from '../../../../lsp/hover.js';
-import { previewOf, PREVIEW_COMMAND } from './preview-command.js';
+import { PREVIEW_COMMAND, type PreviewAnswer } from './preview-command.js';
 import { codeActionOf, completionItemOf, rangeOf, spanOf } from './protocol-shapes.js';
 import type { Analyses } from './workspace.js';
 
@@ -12,7 +12,7 @@ import type { Analyses } from './workspace.js';
  * Completion, hover, code actions and the preview command, in the protocol's shapes. A request
  * about a document that is not open gets an empty answer.
  */
-export function features(documents: TextDocuments<TextDocument>, analyses: Analyses, catalogs: () => Catalogs, showMessage: (message: string) => void) {
+export function features(documents: TextDocuments<TextDocument>, analyses: Analyses, catalogs: () => Catalogs, preview: (uri: unknown) => Promise<PreviewAnswer>) {
   const analysisOf = (uri: unknown) => {
     const document = typeof uri === 'string' ? documents.get(uri) : undefined;
     const analysis = document ? analyses.of(document) : undefined;
@@ -37,9 +37,7 @@ export function features(documents: TextDocuments<TextDocument>, analyses: Analy
     },
     executeCommand(params: ExecuteCommandParams) {
       if (params.command !== PREVIEW_COMMAND) return null;
-      const preview = previewOf(params.arguments?.[0]);
-      showMessage(preview.message);
-      return preview;
+      return preview(params.arguments?.[0]);
     },
   };
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { CliDeps, GlobalOptions } from '../../../cmdutil/context.js';
 import { CatalogSource, type CatalogStatus } from './catalog-source.js';
 import { features } from './features.js';
+import { PreviewPages, type PreviewAnswer } from './preview-command.js';
 import { FolderNames } from './folder-names.js';
 import { diagnosticOf } from './protocol-shapes.js';
 import { filePath } from './uri.js';
@@ -25,6 +26,7 @@ export function startLanguage(
   options: GlobalOptions & { offline?: boolean | undefined },
   deps: CliDeps,
   root: () => string | undefined,
+  client: { canShowDocument: () => boolean },
 ) {
   const openTexts = () =>
     new Map(
@@ -41,8 +43,9 @@ export function startLanguage(
   const folderNames = new FolderNames(root);
   const analyses = new Analyses(() => catalogs.current, folderNames, openTexts);
   const diagnose = diagnosisQueue(connection, documents, analyses);
+  const previews = new PreviewPages(() => deps.clock.now());
   return {
-    ...features(documents, analyses, () => catalogs.current, (message) => void connection.window.showInformationMessage(message)),
+    ...features(documents, analyses, () => catalogs.current, (uri) => showPreview(connection, previews, uri, client.canShowDocument())),
     revalidate: () => catalogs.revalidate(),
     changed: (document: TextDocument) => diagnose.schedule(document.uri),
     saved(document: TextDocument) {
@@ -61,6 +64,17 @@ export function startLanguage(
       void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
     },
   };
+}
+
+/**
+ * Starts the page and opens it in the browser where the editor can (`window/showDocument`);
+ * elsewhere, or when it could not, its URL is shown as a message.
+ */
+async function showPreview(connection: Connection, previews: PreviewPages, uri: unknown, canShowDocument: boolean): Promise<PreviewAnswer> {
+  const answer = await previews.show(uri);
+  const opened = answer.url !== undefined && canShowDocument && (await connection.window.showDocument({ uri: answer.url, external: true }).catch(() => ({ success: false }))).success;
+  if (!opened) void connection.window.showInformationMessage(answer.message);
+  return answer;
 }
 
 /**

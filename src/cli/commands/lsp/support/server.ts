@@ -60,9 +60,10 @@ const capabilities: InitializeResult['capabilities'] = {
 function wire(connection: Connection, options: LanguageServerOptions, deps: CliDeps): void {
   const documents = new TextDocuments(TextDocument);
   let root: string | undefined;
+  let canShowDocument = false;
   let language: Language | undefined;
   // Loaded after `initialize` is answered, or on the first message that needs it.
-  const ready = async () => (language ??= (await import('./language.js')).startLanguage(connection, documents, options, deps, () => root));
+  const ready = async () => (language ??= (await import('./language.js')).startLanguage(connection, documents, options, deps, () => root, { canShowDocument: () => canShowDocument }));
   /** A handler that answers `empty`, and says why in the log, when it fails: the editor keeps working. */
   const guarded =
     <P, R>(empty: R, answer: (language: Language, params: P) => R) =>
@@ -78,6 +79,7 @@ function wire(connection: Connection, options: LanguageServerOptions, deps: CliD
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     root = folder ? filePath(folder) : undefined;
+    canShowDocument = params.capabilities.window?.showDocument?.support === true;
     return { capabilities, serverInfo: { name: 'reportctl', version: typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev' } };
   });
   connection.onInitialized(guarded(undefined, (language) => void language.revalidate()));
