@@ -11,7 +11,7 @@ import {
   MAX_ACCOUNT_ANSWER_BYTES,
   MAX_ANSWER_BYTES,
 } from './in-flight.js';
-import { ECHO_MAX, shown } from './log-redaction.js';
+import { ECHO_MAX, shown } from './http/log-redaction.js';
 import { RollingWindowLimiter } from './rate-limit.js';
 import { isDashboardRequest } from './routes/dashboard.js';
 import { isHealthRequest } from './routes/health.js';

@@ -1,19 +1,19 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { registerAccessLog, logWhenAnswered, type AccessLog } from './access-log.js';
+import { registerAccessLog, logWhenAnswered, type AccessLog } from './http/access-log.js';
 import { admission } from './admission.js';
-import { clientErrorHandler } from './client-errors.js';
-import { capConnections, MAX_CONNECTIONS } from './connection-cap.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { capConnections, MAX_CONNECTIONS } from './http/connection-cap.js';
 import { DashboardCodes } from './dashboard-codes.js';
-import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './error-answers.js';
-import { fastifyOptions } from './fastify-options.js';
+import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './http/error-answers.js';
+import { fastifyOptions } from './http/fastify-options.js';
 import { faultInjection } from './faults.js';
 import { hostCheck } from './host-check.js';
-import { registerJsonBody } from './json-body.js';
+import { registerJsonBody } from './http/json-body.js';
 import { registerDashboard } from './routes/dashboard.js';
 import { registerHealth } from './routes/health.js';
 import { serviceEndpoints } from './routes/service.js';
 import { wireEndpoints } from './routes/wiring.js';
-import { throwingHook } from './throwing-hook.js';
+import { throwingHook } from './http/throwing-hook.js';
 import type { Store } from './store/index.js';
 
 export interface AppOptions {

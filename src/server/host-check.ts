@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { validationFailed } from './errors.js';
-import { ECHO_MAX, shown } from './log-redaction.js';
+import { ECHO_MAX, shown } from './http/log-redaction.js';
 
 /** Addresses that listen on every interface: then any IP address names this service. */
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);

@@ -1,6 +1,6 @@
 import { MAX_TEMPLATE_BYTES, validateTemplateBody, type Catalogs, type TemplateBody, type ValidationIssue } from '../contract/index.js';
 import { ApiError, validationFailed } from './errors.js';
-import { refusedValues } from './json-body.js';
+import { refusedValues } from './http/json-body.js';
 
 /**
  * What a template must be to be stored, however it arrives (POST, PUT, a snapshot import):

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/server/app.js';
-import { fastifyOptions, KEEP_ALIVE_TIMEOUT_MS } from '../../src/server/fastify-options.js';
+import { fastifyOptions, KEEP_ALIVE_TIMEOUT_MS } from '../../src/server/http/fastify-options.js';
 import { openStore } from '../../src/server/open-store.js';
 import type { Store } from '../../src/server/store/index.js';
 import { rawRequest } from '../helpers/raw-http.js';

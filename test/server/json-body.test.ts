@@ -1,8 +1,8 @@
-// The body reader's drain of unread bodies (src/server/json-body.ts), on Node's own request objects.
+// The body reader's drain of unread bodies (src/server/http/json-body.ts), on Node's own request objects.
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { drainUnread } from '../../src/server/json-body.js';
+import { drainUnread } from '../../src/server/http/json-body.js';
 
 /** A request as Node's parser hands it over: headers read, body not yet (complete is false). */
 function requestWith(headers: Record<string, string>): IncomingMessage {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ApiError } from './errors.js';
+import type { ApiError } from '../errors.js';
 
 type ClientErrorBody = ReturnType<ApiError['body']>;
 type ClientError = Error & { code?: string };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ValidationIssue } from '../contract/index.js';
+import type { ValidationIssue } from '../../contract/index.js';
 import type { IncomingMessage } from 'node:http';
-import { validationFailed } from './errors.js';
+import { validationFailed } from '../errors.js';
 
 /**
  * Far deeper than any template (a layout element's own properties included), far shallower

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { ApiError, validationFailed } from './errors.js';
+import { ApiError, validationFailed } from '../errors.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
-import { isBusyError } from './store/index.js';
+import { isBusyError } from '../store/index.js';
 
 export type AnswerError = (error: unknown, reply: FastifyReply) => FastifyReply;
 
