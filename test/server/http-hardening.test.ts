@@ -151,7 +151,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
   it('an answer its client stops reading is dropped after the stall limit, which frees the account for all its keys', { timeout: 120_000 }, async () => {
     // Its own server, with the stall limit shortened from 10 s, and a cap on requests in flight
     // to show the account's slots held.
-    const stalling = await startServer({ ...serverOptions(), answerStallMs: 300, maxInFlightPerAccount: 4 });
+    const stalling = await startServer({ ...serverOptions(), responseStallMs: 300, maxInFlightPerAccount: 4 });
     const held: Socket[] = [];
     try {
       const account = bigPages(stalling);
@@ -182,7 +182,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
 
   it('past the bytes all answers in flight may hold, a page is refused 503 with Retry-After instead of read; small answers still go out', { timeout: 120_000 }, async () => {
     // Room for one page of about 12 MiB, not two.
-    const bounded = await startServer({ ...serverOptions(), maxAnswerBytes: 20 * 1024 * 1024 });
+    const bounded = await startServer({ ...serverOptions(), maxResponseBytes: 20 * 1024 * 1024 });
     const held: Socket[] = [];
     try {
       const first = bigPages(bounded);
@@ -193,7 +193,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
         () => api(bounded, 'GET', '/api/v2/templates?limit=100', { key: second.apiKey }),
         (answer) => answer.status === 503,
       );
-      expect(expectError(refused, 503, 'SERVICE_UNAVAILABLE').message).toContain('answers');
+      expect(expectError(refused, 503, 'SERVICE_UNAVAILABLE').message).toContain('responses in flight');
       expect(refused.headers.get('retry-after')).toBe('1');
       // What fits is answered: a page of one template.
       const small = await api(bounded, 'GET', '/api/v2/templates?limit=1', { key: second.apiKey });
@@ -215,7 +215,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
   it('two accounts reading slowly on 4 connections each hold no more than their share: a third account still gets its pages', { timeout: 120_000 }, async () => {
     // Room for three pages of about 12 MiB; one account's share is one. The stall limit is out of
     // the way, as for readers that take a little now and then.
-    const shared = await startServer({ ...serverOptions(), maxAnswerBytes: 40 * 1024 * 1024, maxAccountAnswerBytes: 20 * 1024 * 1024, answerStallMs: 120_000 });
+    const shared = await startServer({ ...serverOptions(), maxResponseBytes: 40 * 1024 * 1024, maxAccountResponseBytes: 20 * 1024 * 1024, responseStallMs: 120_000 });
     const held: Socket[] = [];
     try {
       const [slow, slower, third] = [bigPages(shared), bigPages(shared), bigPages(shared)];
@@ -242,7 +242,7 @@ describe('item 2: one account cannot make the server hold gigabytes', () => {
   });
 
   it('an answer read too slowly to finish within the deadline is dropped, though its client never stalls', { timeout: 120_000 }, async () => {
-    const deadlined = await startServer({ ...serverOptions(), answerDeadlineMs: 500, answerStallMs: 120_000 });
+    const deadlined = await startServer({ ...serverOptions(), responseDeadlineMs: 500, responseStallMs: 120_000 });
     try {
       const account = bigPages(deadlined);
       const socket = await unreadRequest(deadlined.url, '/api/v2/templates?limit=100', account.apiKey);

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { InFlightLimiter } from '../../src/server/in-flight.js';
+import { InFlightLimiter } from '../../src/server/admission/in-flight.js';
 
 /** What the limiter uses of a response: its one 'close' event. */
 const response = () => new EventEmitter() as unknown as ServerResponse;

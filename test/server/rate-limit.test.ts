@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RollingWindowLimiter } from '../../src/server/rate-limit.js';
+import { RollingWindowLimiter } from '../../src/server/admission/rolling-window.js';
 
 /** The rolling window (src/server/rate-limit.ts) on a clock the test moves. */
 function limiterAt(start: number, windowMs = 60_000) {

@@ -2,13 +2,6 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { lingerThenClose, rawAnswer, type UnspentRateHeaders } from './client-errors.js';
 
-/**
- * Connections open at once. Far more than a dashboard, the CLI and a CI job open together,
- * and far fewer than the descriptors a process may have (often 1,024 by default): one local
- * user cannot take them all.
- */
-export const MAX_CONNECTIONS = 512;
-
 const OVER_CAP = {
   error: 'SERVICE_UNAVAILABLE',
   message: 'The service has as many connections open as it takes; close one or retry in 1 s',

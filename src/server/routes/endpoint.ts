@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, requestKindOf, type Method, type OperationId, type RequestKind } from '../../contract/endpoints.js';
 import type { ErrorCode } from '../../contract/index.js';
-import type { HoldAnswerBytes } from '../in-flight.js';
-import type { Caller } from '../store/index.js';
+import type { Caller, ReserveBytes } from '../store/index.js';
 
 export type { Method, RequestKind };
 
@@ -12,11 +11,11 @@ export interface EndpointInput<Query, Body> {
   query: Query;
   body: Body;
   params: { id: string };
-  /** The key's owner: admission has refused every request without one (but to the public document). */
+  /** The key's owner: the gate has refused every request without one (but to the public document). */
   caller: Caller;
   headers: FastifyRequest['headers'];
-  /** Charges what the answer holds as it is read (a page of templates); throws 503 past the service's limit. */
-  holdAnswerBytes: HoldAnswerBytes;
+  /** Reserves the bytes of the response as they are read (a page of templates); throws 503 past the service's limit. */
+  reserveResponseBytes: ReserveBytes;
 }
 
 type Parsed<Schema> = Schema extends z.ZodType ? z.infer<Schema> : undefined;

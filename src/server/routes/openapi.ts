@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { jsonSchemaOf } from '../../contract/json-schema.js';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
-import { ANSWER_DEADLINE_MS, ANSWER_STALL_MS, MAX_ACCOUNT_ANSWER_BYTES, MAX_ANSWER_BYTES } from '../in-flight.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
 
 /**
@@ -10,7 +10,7 @@ import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
  */
 export const OPENAPI_VERSION = '3.1.0';
 
-/** Requests as a client writes them (query strings before coercion); answers as the service sends them. */
+/** Requests as a client writes them (query strings before coercion); responses as the service sends them. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _dialect, ...described } = jsonSchemaOf(schema, io);
   return described;
@@ -48,14 +48,15 @@ const headers = {
   Allow: textHeader('The methods the path has', 'GET, HEAD, POST'),
   Deprecation: textHeader('RFC 9745: deprecated since this moment (@ Unix seconds)', '@1735689600'),
   Link: textHeader('The successor of this deprecated endpoint', '</api/v2/analyses>; rel="successor-version"'),
-  ETag: textHeader('The version of this answer, for If-None-Match', '"wAxUDbt8vUgFR56DQRvvAnXXk1u"'),
-  'Cache-Control': textHeader('The answer may be kept, but asked for again (with its ETag) before each use', 'private, no-cache'),
+  ETag: textHeader('The version of this response, for If-None-Match', '"wAxUDbt8vUgFR56DQRvvAnXXk1u"'),
+  'Cache-Control': textHeader('The response may be kept, but asked for again (with its ETag) before each use', 'private, no-cache'),
 } as const;
 type HeaderName = keyof typeof headers;
 
 const MIB = 1024 * 1024;
+const { maxResponseBytes, maxAccountResponseBytes, responseStallMs, responseDeadlineMs } = DEFAULT_LIMITS;
 
-/** Every answer of the service, errors included, carries the rate-limit state of its bucket. */
+/** Every response of the service, errors included, carries the rate-limit state of its bucket. */
 const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 const DEPRECATION_HEADERS: HeaderName[] = ['Deprecation', 'Link'];
 const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
@@ -63,9 +64,9 @@ const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
 const STATUS_NOTES: Record<number, string> = {
   413: `a body over 1 MiB, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored`,
   429: 'over the rate limit, or (when serve is started with a cap) too many requests of the account in flight',
-  503: `shutting down, or the answers in flight already hold ${MAX_ANSWER_BYTES / MIB} MiB of pages across accounts, or ${MAX_ACCOUNT_ANSWER_BYTES / MIB} MiB for the account`,
+  503: `shutting down, or the responses in flight already reserve ${maxResponseBytes / MIB} MiB of pages across accounts, or ${maxAccountResponseBytes / MIB} MiB for the account`,
 };
-/** Headers an answer of this status carries besides the rate-limit ones. */
+/** Headers a response of this status carries besides the rate-limit ones. */
 const headersOfStatus: Record<number, HeaderName[]> = { 201: ['Location'], 405: ['Allow'], 429: ['Retry-After'], 503: ['Retry-After'] };
 
 const headerRefs = (names: readonly HeaderName[]) => Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
@@ -143,7 +144,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
     responses['304'] = { description: 'Not modified: the copy whose ETag was sent in If-None-Match is still good', headers: headerRefs([...RATE_LIMIT_HEADERS, ...cacheHeaders]) };
   }
   for (const status of new Set(errorCodesOf(endpoint).map((code) => errorStatus[code]))) {
-    // A shared answer, unless this endpoint adds headers to every answer (the deprecated one).
+    // A shared response, unless this endpoint adds headers to every response (the deprecated one).
     responses[String(status)] = extraHeaders.length > 0 ? errorResponse(status, extraHeaders) : ref('responses', errorResponseName(status));
   }
   return {
@@ -218,16 +219,16 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
       version: '2',
       description:
         'Every path also answers HEAD where it answers GET. A method a path does not have is declared with ' +
-        'its one answer, `Error405` (and its `Allow` header); a path the service does not have is answered with `Error404`. Requests Node ' +
+        'its one response, `Error405` (and its `Allow` header); a path the service does not have gets `Error404`. Requests Node ' +
         'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408 ' +
         '`REQUEST_TIMEOUT`, not HTTP: 400) get the same error body, with the rate-limit headers of the client address. ' +
         `Limits: bodies up to 1 MiB; a stored template up to ${MAX_TEMPLATE_BYTES / 1024} KiB as JSON; up to ` +
         `${MAX_LAYOUT_ELEMENTS} layout elements per orientation; each free-form element property up to ` +
         `${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON; no non-finite numbers, lone surrogates or control ` +
         'characters (but tab, CR and LF) anywhere in a body, none at all in names; ' +
-        `${MAX_ANSWER_BYTES / MIB} MiB of pages held by the answers in flight of all accounts, ${MAX_ACCOUNT_ANSWER_BYTES / MIB} MiB ` +
-        `by one account's; an answer its client takes nothing of for ${ANSWER_STALL_MS / 1000} s is dropped, and one not ` +
-        `taken whole within ${ANSWER_DEADLINE_MS / 1000} s.`,
+        `${maxResponseBytes / MIB} MiB of pages reserved by the responses in flight of all accounts, ${maxAccountResponseBytes / MIB} MiB ` +
+        `by one account's; a response its client takes nothing of for ${responseStallMs / 1000} s is dropped, and one not ` +
+        `taken whole within ${responseDeadlineMs / 1000} s.`,
       license: { name: 'UNLICENSED (no licence has been granted)' },
     },
     // Relative: the document is served by the service it describes, wherever that listens.

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerOf, holderOf } from '../auth.js';
 import { notFound, parseOr400 } from '../errors.js';
 import { whileServing } from '../store/index.js';
 import { sendAnswer } from './answer.js';
@@ -45,12 +44,17 @@ class RequestInput implements EndpointInput<unknown, unknown> {
     this.headers = request.headers;
   }
 
+  /** The gate refused every request to an endpoint that needs a key and came without a valid one. */
   get caller() {
-    return callerOf(this.request);
+    const { caller } = this.request;
+    if (!caller) throw new Error('caller used on a route without authentication');
+    return caller;
   }
 
-  get holdAnswerBytes() {
-    return holderOf(this.request);
+  get reserveResponseBytes() {
+    const { reserveResponseBytes } = this.request;
+    if (!reserveResponseBytes) throw new Error('reserveResponseBytes used on a route without authentication');
+    return reserveResponseBytes;
   }
 }
 

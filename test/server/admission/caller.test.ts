@@ -2,15 +2,17 @@ import { Client } from 'undici';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presets } from '../../src/contract/default-catalogs.js';
-import { buildApp } from '../../src/server/app.js';
-import { openStore } from '../../src/server/open-store.js';
-import type { IssuedKey, Store } from '../../src/server/store/index.js';
-import { tempDir } from '../helpers/server.js';
+import { presets } from '../../../src/contract/default-catalogs.js';
+import { buildApp } from '../../../src/server/app.js';
+import { openStore } from '../../../src/server/open-store.js';
+import type { IssuedKey, Store } from '../../../src/server/store/index.js';
+import { tempDir } from '../../helpers/server.js';
 
 /**
- * Keys on one keep-alive connection (src/server/auth.ts remembers the last key each connection
- * sent): whatever a connection sent before, each request is answered as its own key's account.
+ * Step 3 of the gate (src/server/admission/caller.ts): who is calling, from the request's one
+ * visit to the store. Keys on one keep-alive connection (the last key each connection sent is
+ * remembered with its hash): whatever a connection sent before, each request is served as its
+ * own key's account.
  */
 
 let store: Store;
@@ -43,6 +45,38 @@ async function request(method: 'GET' | 'POST', key: string, body?: unknown) {
   });
   return { status: answer.statusCode, json: (await answer.body.json()) as { total?: number; error?: string } };
 }
+
+/** The store's repositories and methods the service reached during `run`, in order. */
+async function storeVisits(run: (app: FastifyInstance) => Promise<unknown>): Promise<string[]> {
+  const visits: string[] = [];
+  const watched = new Proxy(store, {
+    get: (target, name, receiver) => {
+      if (typeof name === 'string') visits.push(name);
+      return Reflect.get(target, name, receiver);
+    },
+  });
+  const watchedApp = buildApp({ store: watched, readsPerMinute: 1000, writesPerMinute: 1000 });
+  try {
+    visits.length = 0;
+    await run(watchedApp);
+    return visits;
+  } finally {
+    await watchedApp.close();
+  }
+}
+
+describe('the store, as a request starts', () => {
+  it('is visited once by the gate: the caller and the live faults come with the reading of its version', async () => {
+    const own = store.accounts.create();
+    const created = await app.inject({ method: 'POST', url: '/api/v2/templates', headers: { apiKey: own.apiKey }, payload: { ...presets[0]!.seedPayload, name: 'visited' } });
+    const id = (created.json() as { id: string }).id;
+    const get = (watchedApp: FastifyInstance) => watchedApp.inject({ method: 'GET', url: `/api/v2/templates/${id}`, headers: { apiKey: own.apiKey } });
+    // Then the handler's own read.
+    expect(await storeVisits(get)).toEqual(['atRequestStart', 'templates']);
+    // Outside the API too, where an injected fault may apply: no key is looked up.
+    expect(await storeVisits((watchedApp) => watchedApp.inject({ method: 'GET', url: '/healthz' }))).toEqual(['atRequestStart']);
+  });
+});
 
 describe('one connection, several keys', () => {
   it('answers each request as its own key, a revoked one refused at once', async () => {

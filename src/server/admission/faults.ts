@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
-import type { Fault } from '../contract/faults.js';
-import { whileServing, type Store } from './store/index.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Fault } from '../../contract/faults.js';
+import { whileServing, type Store } from '../store/index.js';
 
 /** The error code of each injectable status, in the service's vocabulary where it has one. */
 const CODE_OF_STATUS: Record<NonNullable<Fault['status']>, string> = {
@@ -39,22 +39,17 @@ function pathMatches(pattern: string, path: string, route: string | undefined): 
 }
 
 /**
- * A preHandler hook: runs after admission (key, rate limit, route), right before the
- * handler, so a faulted request has been counted and authenticated but has changed nothing.
+ * Step 10 of the gate, the last: the faults an administrator injected (`admin faults`,
+ * `serve --fault`), which the request's one visit to the store brought (step 3). A faulted
+ * request has been counted and authenticated, its body not yet read, and nothing changed.
  * Latency faults delay the request and let it go on (to the next matching fault, then the
- * handler); a status or reset fault ends it. Oldest fault first. In callback style: a server
- * without faults, nearly every one, passes each request on without a promise.
+ * body and the handler); a status or reset fault ends it. Oldest fault first. Without live
+ * faults, nearly always, nothing is made: the gate goes on at once.
  */
-export function faultInjection(store: Store, random: () => number): preHandlerHookHandler {
-  return function injectFaults(request, reply, done) {
-    const faults = store.faults.live();
-    if (faults.length === 0) return done();
-    applyFaults(faults, request, reply).then((answered) => {
-      if (!answered) done();
-    }, done);
-  };
+export function faultStep(store: Store, random: () => number) {
+  return applyFaults;
 
-  /** True when a fault answered the request (or dropped its connection). */
+  /** True when a fault responded to the request (or dropped its connection). */
   async function applyFaults(faults: readonly Fault[], request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const path = request.url.split('?')[0]!.replace(/(.)\/+$/, '$1');

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { validationFailed } from './errors.js';
-import { ECHO_MAX, shown } from './http/log-redaction.js';
+import { validationFailed } from '../errors.js';
+import { ECHO_MAX, shown } from '../http/log-redaction.js';
 
 /** Addresses that listen on every interface: then any IP address names this service. */
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);
@@ -30,12 +30,12 @@ const isLoopback = (name: string) => name === 'localhost' || name === '::1' || (
 const MAX_KNOWN_HOSTS = 64;
 
 /**
- * Whether a request's Host names this service: a loopback name or address, one of `names`
- * (serve's --host and --allow-host), or any IP address when listening on all of them. A page
- * on another name that resolves here (DNS rebinding) is refused, so it never reads the
- * dashboard, the OpenAPI document or the API as its own origin; an address cannot be
- * rebound, a name can. An HTTP/1.1 request without Host is refused on every path (HTTP/1.0
- * has none).
+ * Step 1 of the gate: whether a request's Host names this service: a loopback name or
+ * address, one of `names` (serve's --host and --allow-host), or any IP address when listening
+ * on all of them. A page on another name that resolves here (DNS rebinding) is refused, so it
+ * never reads the dashboard, the OpenAPI document or the API as its own origin; an address
+ * cannot be rebound, a name can. An HTTP/1.1 request without Host is refused on every path
+ * (HTTP/1.0 has none).
  */
 export function hostCheck(names: readonly string[]): (request: FastifyRequest) => void {
   const allowed = new Set(names.map(hostName).filter((name) => name !== null));

@@ -1,6 +1,7 @@
+import { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { HoldAnswerBytes } from './in-flight.js';
-import { hashApiKey, type Caller } from './store/index.js';
+import type { Fault } from '../../contract/faults.js';
+import { hashApiKey, type Caller, type Store } from '../store/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,13 +12,31 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Step 3 of the gate: who is calling. The key presented, if any, is looked up in the
+ * request's one visit to the store (Store.atRequestStart), which also brings the live faults
+ * for the last step. Nothing is refused here: the caller's account picks the rate limit's
+ * bucket (step 5) before a missing or unknown key is refused (step 8). A request outside the
+ * API (`api` false) presents no key.
+ */
+export function callerStep(store: Store): (request: FastifyRequest, api: boolean) => readonly Fault[] {
+  return (request, api) => {
+    const { socket } = request.raw;
+    const key = api ? presentedKey(request.headers) : null;
+    request.keyPresented = key !== null;
+    const start = store.atRequestStart(socket instanceof Socket, key === null ? null : keyHashFor(socket, key));
+    request.caller = start.caller;
+    return start.faults;
+  };
+}
+
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
  * The key from one of the three accepted headers. Never from the query string: keys there
  * end up in proxy and access logs.
  */
-export function presentedKey(headers: FastifyRequest['headers']): string | null {
+function presentedKey(headers: FastifyRequest['headers']): string | null {
   const apiKey = (first(headers['apikey']) ?? first(headers['x-api-key']))?.trim();
   if (apiKey) return apiKey;
   const authorization = first(headers.authorization);
@@ -25,28 +44,16 @@ export function presentedKey(headers: FastifyRequest['headers']): string | null 
   return bearer ? bearer[1]! : null;
 }
 
-/** The caller of a route that requires a key; the onRequest hook has already refused the rest. */
-export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new Error('callerOf used on a route without authentication');
-  return request.caller;
-}
-
-/** The answer bytes holder of a route that requires a key (see in-flight.ts). */
-export function holderOf(request: FastifyRequest): HoldAnswerBytes {
-  if (!request.holdAnswerBytes) throw new Error('holderOf used on a route without authentication');
-  return request.holdAnswerBytes;
-}
-
 /**
  * The key each connection presented last, with its hash: a client sends the same key with
- * every request of a connection, and hashing it anew each time is a measurable part of
- * answering a cached page. Kept with its connection only (no table of keys shared across
- * connections), and gone with it.
+ * every request of a connection, and hashing it anew each time cost throughput on cached
+ * pages (docs/performance.md, "What was cut"). Kept with its connection only (no table of
+ * keys shared across connections), and gone with it.
  */
 const lastKeys = new WeakMap<object, { key: string; hash: string }>();
 
 /** `hashApiKey(key)`, remembered for the connection that sent it. */
-export function keyHashFor(connection: object, key: string): string {
+function keyHashFor(connection: object, key: string): string {
   const last = lastKeys.get(connection);
   if (last === undefined) {
     const hash = hashApiKey(key);
