@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { gate } from './admission/index.js';
 import { DashboardCodes } from './dashboard-codes.js';
-import { registerAccessLog, logWhenAnswered, type AccessLog } from './http/access-log.js';
+import { registerAccessLog, logWhenSent, type AccessLog } from './http/access-log.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { capConnections } from './http/connection-cap.js';
-import { errorAnswer, frameworkErrorAnswer, registerErrorAnswers } from './http/error-answers.js';
+import { errorResponder, frameworkErrorResponder, registerErrorResponses } from './http/error-responses.js';
 import { fastifyOptions } from './http/fastify-options.js';
 import { registerJsonBody } from './http/json-body.js';
 import { limitsOf, type LimitOptions } from './limits.js';
@@ -45,14 +45,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     faultRandom: options.faultRandom ?? Math.random,
     now,
   });
-  const answerError = errorAnswer(options.errorLog);
+  const respondWithError = errorResponder(options.errorLog);
 
   const app = Fastify(
     fastifyOptions(limits, {
-      frameworkErrors: frameworkErrorAnswer(
+      frameworkErrors: frameworkErrorResponder(
         requestGate.admit,
-        answerError,
-        accessLog && ((request, reply) => logWhenAnswered(accessLog, now, request, reply)),
+        respondWithError,
+        accessLog && ((request, reply) => logWhenSent(accessLog, now, request, reply)),
       ),
       clientErrorHandler: clientErrorHandler(accessLog, now, requestGate.unspentRateHeaders),
     }),
@@ -63,7 +63,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   wireEndpoints(app, endpoints);
   registerHealth(app, requestGate.serving);
   if (options.dashboardDir !== undefined) registerDashboard(app, options.dashboardDir, options.dashboardCodes ?? new DashboardCodes(now));
-  registerErrorAnswers(app, answerError);
+  registerErrorResponses(app, respondWithError);
   if (accessLog) registerAccessLog(app, accessLog, now);
   return app;
 }

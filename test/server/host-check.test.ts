@@ -56,7 +56,7 @@ function expectRefused(answer: RawAnswer, host: string): void {
   expect(answer.json).toEqual({
     error: 'VALIDATION_FAILED',
     message: 'Request failed validation',
-    issues: [{ path: '', message: `Host ${host} is not a name this service answers as; start it with --allow-host NAME to add one` }],
+    issues: [{ path: '', message: `Host ${host} is not a name of this service; start it with --allow-host NAME to add one` }],
   });
 }
 

@@ -40,8 +40,9 @@ const MAX_KNOWN_HOSTS = 64;
 export function hostCheck(names: readonly string[]): (request: FastifyRequest) => void {
   const allowed = new Set(names.map(hostName).filter((name) => name !== null));
   const anyAddress = [...allowed].some((name) => WILDCARD_ADDRESSES.has(name));
-  // Hosts answered as, by the header's text: parsing it again (an IPv6 test among others) was a
-  // measurable part of every request. A refused one is not kept: it cannot fill the set.
+  // Hosts accepted, by the header's text: a client sends the same one on every request, and
+  // parsing it again (an IPv6 test among others) cost throughput (docs/performance.md, "What
+  // was cut"). A refused one is not kept: it cannot fill the set.
   const known = new Set<string>();
   return (request) => {
     const host = request.headers.host;
@@ -58,7 +59,7 @@ export function hostCheck(names: readonly string[]): (request: FastifyRequest) =
       return;
     }
     throw validationFailed(
-      [{ path: '', message: `Host ${shown(host, ECHO_MAX)} is not a name this service answers as; start it with --allow-host NAME to add one` }],
+      [{ path: '', message: `Host ${shown(host, ECHO_MAX)} is not a name of this service; start it with --allow-host NAME to add one` }],
       'Request',
     );
   };

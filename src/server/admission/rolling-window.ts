@@ -82,7 +82,7 @@ export class RollingWindowLimiter {
 
   /**
    * What `take` would say of the bucket, without taking from it or making it: the count on an
-   * answer that spends nothing (one refused before it reached a bucket).
+   * response that spends nothing (one refused before it reached a bucket).
    */
   peek(key: string, limit: number): RateDecision {
     const now = this.now();

@@ -8,15 +8,15 @@ export function accessLine(now: () => number, method: string, url: string, statu
   return `${new Date(now()).toISOString()} ${method} ${shown(url, LOGGED_MAX)} ${status} ${elapsedMs.toFixed(1)}ms`;
 }
 
-/** Logs every answered request that went through Fastify's routing. */
+/** Logs every request that went through Fastify's routing, once its response is sent. */
 export function registerAccessLog(app: FastifyInstance, log: AccessLog, now: () => number): void {
   app.addHook('onResponse', async (request, reply) => {
     log(accessLine(now, request.method, request.url, reply.statusCode, reply.elapsedTime));
   });
 }
 
-/** Logs a request refused before routing (no onResponse hook runs for those) once it is answered. */
-export function logWhenAnswered(log: AccessLog, now: () => number, request: FastifyRequest, reply: FastifyReply): void {
+/** Logs a request refused before routing (no onResponse hook runs for those) once its response is sent. */
+export function logWhenSent(log: AccessLog, now: () => number, request: FastifyRequest, reply: FastifyReply): void {
   const started = performance.now();
   reply.raw.once('finish', () => log(accessLine(now, request.method, request.url, reply.statusCode, performance.now() - started)));
 }

@@ -6,7 +6,7 @@ type ClientErrorBody = ReturnType<ApiError['body']>;
 type ClientError = Error & { code?: string };
 
 /** What Node's parser errors mean in the service's vocabulary. */
-function clientErrorAnswer(error: ClientError): { status: number; body: ClientErrorBody } {
+function clientErrorResponse(error: ClientError): { status: number; body: ClientErrorBody } {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return { status: 431, body: { error: 'PAYLOAD_TOO_LARGE', message: 'The request line and headers are larger than the server accepts' } };
   }
@@ -18,11 +18,11 @@ function clientErrorAnswer(error: ClientError): { status: number; body: ClientEr
   return { status: 400, body: { error: 'VALIDATION_FAILED', message, issues: [{ path: '', message }] } };
 }
 
-/** The rate-limit headers of an answer that spends nothing, for a client address (see admission). */
+/** The rate-limit headers of a response that spends nothing, for a client address (see the gate's rate-limit step). */
 export type UnspentRateHeaders = (address: string | undefined) => Record<string, string>;
 
 /** A refusal written on a raw socket, before or instead of Node's HTTP handling. */
-export function rawAnswer(status: number, body: unknown, headers: Record<string, string>): string {
+export function rawResponse(status: number, body: unknown, headers: Record<string, string>): string {
   const text = JSON.stringify(body);
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n`;
   for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
@@ -30,29 +30,29 @@ export function rawAnswer(status: number, body: unknown, headers: Record<string,
 }
 
 /**
- * How long a refused connection is kept open, unread bytes discarded, after its answer: closed
- * at once with a body still arriving, the kernel resets it, and the client, still writing,
- * never reads the answer.
+ * How long a refused connection is kept open, unread bytes discarded, after its response:
+ * closed at once with a body still arriving, the kernel resets it, and the client, still
+ * writing, never reads the response.
  */
 const LINGER_MS = 1_000;
 
-/** Sockets answered and closing: the parser reports its error again for each later chunk. */
+/** Sockets refused and closing: the parser reports its error again for each later chunk. */
 const lingering = new WeakSet<Socket>();
 
-/** As Node's own answer: only when no response has started on the socket; then close it. */
-function answerOnSocket(
+/** As Node's own response: only when no response has started on the socket; then close it. */
+function respondOnSocket(
   error: ClientError,
   socket: Socket,
-  answer: { status: number; body: ClientErrorBody },
+  response: { status: number; body: ClientErrorBody },
   rateHeaders: UnspentRateHeaders,
 ): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return;
-  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.writable || response?.headersSent) {
+  const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || started?.headersSent) {
     socket.destroy(error);
     return;
   }
-  const text = rawAnswer(answer.status, answer.body, rateHeaders(socket.remoteAddress));
+  const text = rawResponse(response.status, response.body, rateHeaders(socket.remoteAddress));
   // A client too slow to send its request gets no more time to send the rest.
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     socket.write(text);
@@ -73,15 +73,15 @@ export function lingerThenClose(socket: Socket, text: string): void {
 
 /**
  * Requests Node's parser refuses before any of the app runs (headers too large, not HTTP, too
- * slow) are answered on the raw socket in the service's shape too, with the client address's
+ * slow) get a response on the raw socket in the service's shape too, with the client address's
  * rate-limit headers, and logged when asked.
  */
 export function clientErrorHandler(logAccess: ((line: string) => void) | undefined, now: () => number, rateHeaders: UnspentRateHeaders) {
   return (error: ClientError, socket: Socket): void => {
-    const answer = clientErrorAnswer(error);
+    const response = clientErrorResponse(error);
     if (logAccess && !socket.destroyed && error.code !== 'ECONNRESET') {
-      logAccess(`${new Date(now()).toISOString()} - (${error.code ?? 'client error'}) ${answer.status}`);
+      logAccess(`${new Date(now()).toISOString()} - (${error.code ?? 'client error'}) ${response.status}`);
     }
-    answerOnSocket(error, socket, answer, rateHeaders);
+    respondOnSocket(error, socket, response, rateHeaders);
   };
 }

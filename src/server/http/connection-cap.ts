@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { lingerThenClose, rawAnswer, type UnspentRateHeaders } from './client-errors.js';
+import { lingerThenClose, rawResponse, type UnspentRateHeaders } from './client-errors.js';
 
 const OVER_CAP = {
   error: 'SERVICE_UNAVAILABLE',
@@ -8,7 +8,7 @@ const OVER_CAP = {
 };
 
 /**
- * Past `limit` open connections, a new one is answered 503 with Retry-After and closed,
+ * Past `limit` open connections, a new one gets a 503 with Retry-After and is closed,
  * without its request being read: better told than dropped, as Node's maxConnections does.
  * Node's HTTP server takes a connection in its 'connection' listeners; those run only for the
  * connections within the cap.
@@ -21,7 +21,7 @@ export function capConnections(server: Server, limit: number, rateHeaders: Unspe
     if (open >= limit) {
       socket.on('error', () => {});
       socket.resume();
-      lingerThenClose(socket, rawAnswer(503, OVER_CAP, { ...rateHeaders(socket.remoteAddress), 'Retry-After': '1' }));
+      lingerThenClose(socket, rawResponse(503, OVER_CAP, { ...rateHeaders(socket.remoteAddress), 'Retry-After': '1' }));
       return;
     }
     open += 1;

@@ -6,9 +6,9 @@ import { noSchemaCompilers } from './no-schema-compilers.js';
 const MIB = 1024 * 1024;
 
 /**
- * Fastify's configuration: limits, deadlines and routing. What Fastify and Node would answer
- * themselves (a request without Host, a closing server, a malformed URL, a parser error) is
- * answered by the service instead, in its own error shape: see the two handlers passed in.
+ * Fastify's configuration: limits, deadlines and routing. What Fastify and Node would refuse
+ * themselves (a request without Host, a closing server, a malformed URL, a parser error) the
+ * service refuses instead, in its own error shape: see the two handlers passed in.
  */
 export function fastifyOptions(
   limits: Pick<Limits, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'>,

@@ -9,13 +9,13 @@ import { validationFailed } from '../errors.js';
  */
 const MAX_JSON_DEPTH = 64;
 
-/** Reported at most, so that a body full of refused values gets a short answer. */
+/** Reported at most, so that a body full of refused values gets a short response. */
 const MAX_VALUE_ISSUES = 20;
 
 /**
  * The one way bodies are read: JSON only, UTF-8 only, bounded nesting, no poisoned prototypes,
  * and no value that JSON.parse accepts but that would come back changed (see refusedValues).
- * A body answered without being read is read before the answer goes (drainUnread).
+ * A body refused without being read is read before the response goes (drainUnread).
  */
 export function registerJsonBody(app: FastifyInstance): void {
   // Only JSON bodies: text/plain would otherwise be accepted as a string.
@@ -26,7 +26,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   // deep enough to overflow the stack when the document is serialised again.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true });
-  // Callback style: every answer passes here, and most have nothing to wait for.
+  // Callback style: every response passes here, and most have nothing to wait for.
   app.addHook('onSend', (request, _reply, payload, done) => {
     const draining = drainUnread(request.raw);
     if (draining === undefined) done(null, payload);
@@ -56,20 +56,20 @@ export function registerJsonBody(app: FastifyInstance): void {
   });
 }
 
-/** The most of an unread body that is read before an answer, and how long that may take. */
+/** The most of an unread body that is read before a response, and how long that may take. */
 const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 const DRAIN_MAX_MS = 2_000;
 
 /**
- * A body the service answers without reading (a 415 for its media type, a 413 for its length,
- * a 401 before it) is read to its end first, within bounds. Answered at once, the connection
- * closes while the client is still sending, and the reset that follows can take the answer
+ * A body the service refuses without reading (a 415 for its media type, a 413 for its length,
+ * a 401 before it) is read to its end first, within bounds. Refused at once, the connection
+ * closes while the client is still sending, and the reset that follows can take the response
  * with it before the client reads it.
  */
 export function drainUnread(raw: IncomingMessage): Promise<void> | undefined {
   if (raw.complete || raw.readableEnded || raw.destroyed) return undefined;
-  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body. A GET answered
-  // at once is answered before Node's parser marks it complete, and must not wait for that.
+  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body. A GET served
+  // at once is served before Node's parser marks it complete, and must not wait for that.
   const { headers } = raw;
   if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) return undefined;
   if (Number(headers['content-length']) > DRAIN_MAX_BYTES) return undefined;

@@ -97,7 +97,7 @@ function errorResponse(status: number, extraHeaders: readonly HeaderName[] = [])
 /** Methods whose body Fastify reads (and so can refuse as too large or of the wrong type). */
 const READS_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT', 'DELETE']);
 
-/** Every error an endpoint can answer: those its shape implies, then its own. */
+/** Every error an endpoint can respond with: those its shape implies, then its own. */
 export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>([
     // Any URL may carry a malformed percent-escape.
@@ -109,7 +109,7 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
     'RATE_LIMITED',
     'INTERNAL_ERROR',
     'SERVICE_UNAVAILABLE',
-    // Injected faults may answer these on any route.
+    // Injected faults may respond with these on any route.
     'BAD_GATEWAY',
     'GATEWAY_TIMEOUT',
   ]);
@@ -176,11 +176,11 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   };
 }
 
-/** The methods the document declares on every path: those a path lacks answer 405. */
+/** The methods the document declares on every path: those a path lacks get a 405. */
 const DECLARED_METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 /**
- * A method a path does not have, as the service answers it: a 405 with the methods it has in
+ * A method a path does not have, as the service responds to it: a 405 with the methods it has in
  * Allow, before any key is checked (a rate limit still comes first).
  */
 function notAllowed(path: string, method: string, operations: Record<string, unknown>): Record<string, unknown> {
@@ -218,7 +218,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
       title: 'Report templates, catalogs and queues (reportctl embedded service)',
       version: '2',
       description:
-        'Every path also answers HEAD where it answers GET. A method a path does not have is declared with ' +
+        'Every path also takes HEAD where it takes GET. A method a path does not have is declared with ' +
         'its one response, `Error405` (and its `Allow` header); a path the service does not have gets `Error404`. Requests Node ' +
         'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408 ' +
         '`REQUEST_TIMEOUT`, not HTTP: 400) get the same error body, with the rate-limit headers of the client address. ' +

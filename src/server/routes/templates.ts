@@ -14,7 +14,7 @@ import { checkFormula } from '../../formula/check.js';
 import { ApiError, notFound } from '../errors.js';
 import { storableTemplate } from '../template-rules.js';
 import type { Store } from '../store/index.js';
-import { jsonText, withHeaders } from './answer.js';
+import { jsonText, withHeaders } from './response.js';
 import { presets } from '../../contract/default-catalogs.js';
 import { demoTemplatePresetIds } from '../seed/demo.js';
 import { defineEndpoint, type Endpoint } from './endpoint.js';
@@ -37,7 +37,7 @@ export function templateEndpoints(store: Store): Endpoint[] {
       response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
       handler: ({ caller, query, reserveResponseBytes }) => {
         const page = store.templates.listJson(caller.accountId, query, reserveResponseBytes);
-        // A cached page is at hand: answered without a turn through the microtask queue.
+        // A cached page is at hand: sent without a turn through the microtask queue.
         return page instanceof Promise ? page.then((parts) => jsonText(parts)) : jsonText(page);
       },
     }),

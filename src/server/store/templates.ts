@@ -90,7 +90,7 @@ export function templatesRepository(context: StoreContext) {
    * They are read as bytes (CAST AS BLOB) and never copied again: a page of 100 documents of
    * 256 KiB never becomes JavaScript strings, joined and then encoded, which held several
    * copies of it per request. The page is read PAGE_STEP_ROWS rows at a time, other requests
-   * being answered in between; the total and every step come from one snapshot. Each step's
+   * being served in between; the total and every step come from one snapshot. Each step's
    * bytes are passed to `reserve` as they are read, which may end the read by throwing.
    */
   function* pageParts(pluckAll: PluckAll, accountId: string, filter: TemplateFilter, reserve: ReserveBytes): Generator<void, Buffer[], void> {

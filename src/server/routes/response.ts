@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
  * its endpoint's, or JSON text sent as it is (a document stored as text is not parsed and
  * serialised again).
  */
-export class Answer {
+export class RouteResponse {
   constructor(
     readonly parts: {
       status?: number;
@@ -18,14 +18,14 @@ export class Answer {
   ) {}
 }
 
-export const withHeaders = (body: unknown, headers: Record<string, string>) => new Answer({ body, headers });
+export const withHeaders = (body: unknown, headers: Record<string, string>) => new RouteResponse({ body, headers });
 export const jsonText = (text: string | readonly Buffer[], headers?: Record<string, string>) =>
-  new Answer(headers ? { jsonText: text, headers } : { jsonText: text });
-export const notModified = (headers: Record<string, string>) => new Answer({ status: 304, headers });
+  new RouteResponse(headers ? { jsonText: text, headers } : { jsonText: text });
+export const notModified = (headers: Record<string, string>) => new RouteResponse({ status: 304, headers });
 
-/** The one place a handler's answer reaches the reply; `status` is its endpoint's success status. */
-export function sendAnswer(reply: FastifyReply, result: unknown, status: number): FastifyReply {
-  if (!(result instanceof Answer)) return reply.code(status).send(result);
+/** The one place what a handler returns reaches the reply; `status` is its endpoint's success status. */
+export function sendResponse(reply: FastifyReply, result: unknown, status: number): FastifyReply {
+  if (!(result instanceof RouteResponse)) return reply.code(status).send(result);
   const { parts } = result;
   reply.code(parts.status ?? status);
   if (parts.headers) reply.headers(parts.headers);

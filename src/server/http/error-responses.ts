@@ -3,7 +3,7 @@ import { ApiError, validationFailed } from '../errors.js';
 import { ECHO_MAX, shown } from './log-redaction.js';
 import { isBusyError } from '../store/index.js';
 
-export type AnswerError = (error: unknown, reply: FastifyReply) => FastifyReply;
+export type ErrorResponder = (error: unknown, reply: FastifyReply) => FastifyReply;
 
 /** Fastify's own errors (body parsing, limits) in the service's vocabulary; null for bugs. */
 function fromFrameworkError(error: FastifyError): ApiError | null {
@@ -28,8 +28,8 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
 const databaseBusy = () =>
   new ApiError('SERVICE_UNAVAILABLE', 'The database is busy (locked by another process); try again', undefined, { 'retry-after': '1' });
 
-/** The one way errors are answered: the service's error body, and a generic 500 (logged) for bugs. */
-export function errorAnswer(errorLog: ((error: unknown) => void) | undefined): AnswerError {
+/** The one way errors become responses: the service's error body, and a generic 500 (logged) for bugs. */
+export function errorResponder(errorLog: ((error: unknown) => void) | undefined): ErrorResponder {
   return (error, reply) => {
     const apiError = error instanceof ApiError ? error : isBusyError(error) ? databaseBusy() : fromFrameworkError(error as FastifyError);
     if (!apiError) {
@@ -41,20 +41,21 @@ export function errorAnswer(errorLog: ((error: unknown) => void) | undefined): A
 }
 
 /** Errors of routes and hooks, and paths no route has. */
-export function registerErrorAnswers(app: FastifyInstance, answerError: AnswerError): void {
+export function registerErrorResponses(app: FastifyInstance, respondWithError: ErrorResponder): void {
   app.setNotFoundHandler((request) => {
     throw new ApiError('NOT_FOUND', `No route ${request.method} ${shown(request.url.split('?')[0]!, ECHO_MAX)}`);
   });
-  app.setErrorHandler((error: FastifyError | ApiError, _request: FastifyRequest, reply: FastifyReply) => answerError(error, reply));
+  app.setErrorHandler((error: FastifyError | ApiError, _request: FastifyRequest, reply: FastifyReply) => respondWithError(error, reply));
 }
 
 /**
- * A malformed percent-escape or an over-long id never reaches a route: answered here in the
- * service's shape (Fastify's own body has no `error` code), after admission as any request.
+ * A malformed percent-escape or an over-long id never reaches a route: the response is made
+ * here in the service's shape (Fastify's own body has no `error` code), after the gate's steps
+ * as for any request.
  */
-export function frameworkErrorAnswer(
+export function frameworkErrorResponder(
   admit: (request: FastifyRequest, reply: FastifyReply) => void,
-  answerError: AnswerError,
+  respondWithError: ErrorResponder,
   onStart?: (request: FastifyRequest, reply: FastifyReply) => void,
 ): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error, request, reply) => {
@@ -66,7 +67,7 @@ export function frameworkErrorAnswer(
       if (error.code === 'FST_ERR_BAD_URL') throw validationFailed([{ path: '', message: 'The URL has a malformed percent-escape' }], 'URL');
       throw error;
     } catch (caught) {
-      answerError(caught, reply);
+      respondWithError(caught, reply);
     }
   };
 }
