@@ -3,7 +3,7 @@ import { gate } from './admission/index.js';
 import { DashboardCodes } from './dashboard-codes.js';
 import { registerAccessLog, logWhenSent, type AccessLog } from './http/access-log.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { capConnections } from './http/connection-cap.js';
+import { ConnectionSlots } from './http/connection-cap.js';
 import { errorResponder, frameworkErrorResponder, registerErrorResponses } from './http/error-responses.js';
 import { fastifyOptions } from './http/fastify-options.js';
 import { registerJsonBody } from './http/json-body.js';
@@ -37,12 +37,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const { accessLog } = options;
   const limits = limitsOf(options);
   const endpoints = serviceEndpoints(options.store);
+  const slots = new ConnectionSlots(limits.maxConnections);
   const requestGate = gate({
     store: options.store,
     endpoints,
     limits,
     hostNames: options.hostNames ?? [],
     faultRandom: options.faultRandom ?? Math.random,
+    connections: slots,
     now,
   });
   const respondWithError = errorResponder(options.errorLog);
@@ -57,7 +59,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       clientErrorHandler: clientErrorHandler(accessLog, now, requestGate.unspentRateHeaders),
     }),
   );
-  capConnections(app.server, limits.maxConnections, requestGate.unspentRateHeaders);
+  slots.attach(app.server, requestGate.unspentRateHeaders);
   registerJsonBody(app);
   requestGate.register(app);
   wireEndpoints(app, endpoints);

@@ -12,20 +12,26 @@ declare module 'fastify' {
   }
 }
 
+/** Told of each request's connection, and whether a valid key came on it (see http/connection-cap.ts). */
+export interface ConnectionsSeen {
+  requestSeen(connection: object, withValidKey: boolean): void;
+}
+
 /**
  * Step 3 of the gate: who is calling. The key presented, if any, is looked up in the
  * request's one visit to the store (Store.atRequestStart), which also brings the live faults
- * for the last step. Nothing is refused here: the caller's account picks the rate limit's
- * bucket (step 5) before a missing or unknown key is refused (step 8). A request outside the
- * API (`api` false) presents no key.
+ * for the last step. A valid key keeps its connection's slot. Nothing is refused here: the
+ * caller's account picks the rate limit's bucket (step 5) before a missing or unknown key is
+ * refused (step 8). A request outside the API (`api` false) presents no key.
  */
-export function callerStep(store: Store): (request: FastifyRequest, api: boolean) => readonly Fault[] {
+export function callerStep(store: Store, connections: ConnectionsSeen): (request: FastifyRequest, api: boolean) => readonly Fault[] {
   return (request, api) => {
     const { socket } = request.raw;
     const key = api ? presentedKey(request.headers) : null;
     request.keyPresented = key !== null;
     const start = store.atRequestStart(socket instanceof Socket, key === null ? null : keyHashFor(socket, key));
     request.caller = start.caller;
+    connections.requestSeen(socket, start.caller !== null);
     return start.faults;
   };
 }

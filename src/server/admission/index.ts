@@ -6,7 +6,7 @@ import type { Limits } from '../limits.js';
 import type { Endpoint } from '../routes/endpoint.js';
 import type { Store } from '../store/index.js';
 import { requireKey } from './authentication.js';
-import { callerStep } from './caller.js';
+import { callerStep, type ConnectionsSeen } from './caller.js';
 import { Closing } from './closing.js';
 import { deprecationMarks } from './deprecation.js';
 import { faultStep } from './faults.js';
@@ -24,6 +24,8 @@ export interface GateOptions {
   hostNames: readonly string[];
   /** The random source of faults with a rate below 1. */
   faultRandom: () => number;
+  /** The connection slots, told of each request's connection and whether a valid key came on it. */
+  connections: ConnectionsSeen;
   now: () => number;
 }
 
@@ -50,7 +52,7 @@ export function gate(options: GateOptions): Gate {
   const { store, endpoints, limits } = options;
   const checkHost = hostCheck(options.hostNames);
   const route = router(endpoints);
-  const identifyCaller = callerStep(store);
+  const identifyCaller = callerStep(store, options.connections);
   const markDeprecated = deprecationMarks(endpoints);
   const rates = rateLimits(limits, options.now);
   const closing = new Closing();
