@@ -1,5 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { RunningServer } from '../../../src/server/listen.js';
+import { attackedServerForSuite } from '../../helpers/slow-clients.js';
 import { closed, listeningApp } from '../../helpers/app.js';
 import { rawRequest } from '../../helpers/raw-http.js';
 
@@ -27,8 +29,7 @@ describe('answers made before routing carry the client address rate-limit header
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
       error: 'REQUEST_TIMEOUT',
-      message: 'The request did not arrive in time; send it again',
-    });
+      message: 'The request did not arrive in time; send it again' });
     for (const head of [notHttp.headers, tooLarge.headers, Object.fromEntries(received.split('\r\n').map((line) => [line.split(':')[0]!.toLowerCase(), line.split(': ')[1]]))]) {
       expect(head['x-ratelimit-limit']).toBe('50');
       // No request of this test spent from the address's bucket.
@@ -38,5 +39,31 @@ describe('answers made before routing carry the client address rate-limit header
     // A request that does spend shows it, and the next refusal shows that count.
     expect((await rawRequest(url, { method: 'GET', target: '/api/v2/templates' })).headers['x-ratelimit-remaining']).toBe('49');
     expect((await rawRequest(url, { method: 'GET', target: '/a b c' })).headers['x-ratelimit-remaining']).toBe('49');
+  });
+});
+
+describe("a request Node's parser refuses while its body is still coming", () => {
+  let server: RunningServer;
+  attackedServerForSuite((attacked) => ({ server } = attacked));
+
+  it('is answered 400 and the answer reaches a client that writes its whole body first: no reset', async () => {
+    const url = new URL(server.url);
+    // More than loopback buffers hold: the client is still writing when the server answers.
+    const body = Buffer.alloc(8 * 1024 * 1024, 'x');
+    for (let i = 0; i < 5; i++) {
+      const received = await new Promise<{ text: string; error?: string }>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname);
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve({ text, error: error.code ?? error.message }));
+        socket.on('close', () => resolve({ text }));
+        // An unknown method: refused by Node's parser, before any of the app runs.
+        socket.write(`FOO /api/v2/templates HTTP/1.1\r\nHost: ${url.host}\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\n\r\n`);
+        socket.end(body);
+      });
+      expect(received.error).toBeUndefined();
+      expect(received.text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(received.text).toContain('"The request is not valid HTTP"');
+    }
   });
 });
