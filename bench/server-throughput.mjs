@@ -21,6 +21,8 @@
 //            --generator wrk|autocannon   (default: wrk when it is on the PATH)
 //            --autocannon DIR   autocannon's package folder when it is not a dependency of this checkout
 //            --profile DIR      serve alone, under `node --cpu-prof`, then a summary of where its time went
+//            --baseline DIR     also a serve from another built checkout (its bin/ and dist/), on the same
+//                               database, in the same rotated rounds: prints this serve ÷ that one
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,6 +40,7 @@ const { values: args } = parseArgs({
     autocannon: { type: 'string' },
     generator: { type: 'string' },
     profile: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const TEMPLATES = 10_000;
@@ -121,8 +124,8 @@ function cpuSeconds(pid) {
 }
 
 const profileDir = args.profile && resolve(args.profile);
-const startServe = (nodeFlags) =>
-  startChild([...nodeFlags, bin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log', '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000']);
+const startServe = (nodeFlags, serveBin = bin) =>
+  startChild([...nodeFlags, serveBin, 'serve', '--port', '0', '--db', db, '--json', '--no-access-log', '--reads-per-minute', '1000000000', '--writes-per-minute', '1000000000']);
 /** Ends a child with SIGTERM and waits for it (a profiled serve writes its profile then). */
 function stop(child) {
   child.kill('SIGTERM');
@@ -199,8 +202,15 @@ const server = http.createServer((request, response) => {
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));`;
 const bare = profileDir ? undefined : startChild(['-e', bareSource]);
+// Another build's serve on the same database: the comparison of two builds in one run.
+const baseline = args.baseline && !profileDir ? startServe(['--trace-gc-nvp'], join(resolve(args.baseline), 'bin/reportctl.js')) : undefined;
 
-const targets = { serve: { url: serveUrl, pid: serve.child.pid, output: serve.output }, ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}) };
+const targets = {
+  serve: { url: serveUrl, pid: serve.child.pid, output: serve.output },
+  ...(baseline ? { baseline: { url: await baseline.url, pid: baseline.child.pid, output: baseline.output } } : {}),
+  ...(bare ? { bare: { url: await bare.url, pid: bare.child.pid } } : {}),
+};
+const LABELS = { serve: 'reportctl serve', baseline: 'baseline serve ', bare: 'bare node:http ' };
 
 /**
  * One round of the generator against `target`: its counts, and the target's CPU meanwhile.
@@ -244,10 +254,11 @@ for (const connections of CONNECTIONS) {
     for (const name of names) await round(targets[name], connections, keys, warmedUp ? 1 : 3);
     warmedUp = true;
     const totals = Object.fromEntries(
-      names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [], gc: { allocated: 0, promoted: 0, pause: 0 } }]),
+      names.map((name) => [name, { ok: 0, other: 0, errors: 0, seconds: 0, cpu: 0, p50: [], p99: [], rates: [], gc: { allocated: 0, promoted: 0, pause: 0 } }]),
     );
     for (let i = 0; i < ROUNDS; i++) {
-      for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+      // Each round starts with another server, so none always follows the same one.
+      for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)]) {
         const result = await round(targets[name], connections, keys, SECONDS);
         const total = totals[name];
         total.ok += result.ok;
@@ -257,6 +268,7 @@ for (const connections of CONNECTIONS) {
         total.cpu += result.cpu;
         total.p50.push(result.p50);
         total.p99.push(result.p99);
+        total.rates.push(result.ok / result.seconds);
         for (const key of Object.keys(total.gc)) total.gc[key] += result.gc?.[key] ?? 0;
       }
     }
@@ -268,17 +280,27 @@ for (const connections of CONNECTIONS) {
       const total = totals[name];
       const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
       console.log(
-        `  ${name === 'bare' ? 'bare node:http ' : 'reportctl serve'} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
+        `  ${LABELS[name]} ${rate(name).toFixed(0).padStart(6)} req/s   p50 ${median(total.p50)} ms   p99 ${median(total.p99)} ms` +
           `   ${percentOfCore(total.cpu, total.seconds)}, ${(cpuPerAnswer(name) * 1e6).toFixed(0)} µs of CPU per answer` +
           (total.other + total.errors > 0 ? `   (${total.other} non-2xx, ${total.errors} errors, not counted)` : ''),
       );
     }
-    const { gc } = totals.serve;
-    const answers = Math.max(1, totals.serve.ok + totals.serve.other);
-    console.log(
-      `  serve's garbage collector, per answer: ${(gc.allocated / answers / 1024).toFixed(1)} KB allocated, ` +
-        `${(gc.promoted / answers / 1024).toFixed(2)} KB promoted, ${((gc.pause / answers) * 1000).toFixed(1)} µs of pauses`,
-    );
+    for (const name of names.filter((candidate) => candidate !== 'bare')) {
+      const { gc } = totals[name];
+      const answers = Math.max(1, totals[name].ok + totals[name].other);
+      console.log(
+        `  ${name}'s garbage collector, per answer: ${(gc.allocated / answers / 1024).toFixed(1)} KB allocated, ` +
+          `${(gc.promoted / answers / 1024).toFixed(2)} KB promoted, ${((gc.pause / answers) * 1000).toFixed(1)} µs of pauses`,
+      );
+    }
+    if (baseline) {
+      const perRound = totals.serve.rates.map((serveRate, i) => serveRate / totals.baseline.rates[i]).sort((a, b) => a - b);
+      console.log(
+        `  serve ÷ baseline: ${(rate('serve') / rate('baseline')).toFixed(2)}× the requests per second ` +
+          `(median of rounds ${perRound[Math.floor(perRound.length / 2)].toFixed(2)}×, from ${perRound[0].toFixed(2)} to ${perRound.at(-1).toFixed(2)}); ` +
+          `CPU per answer: ${(cpuPerAnswer('baseline') / cpuPerAnswer('serve')).toFixed(2)}×`,
+      );
+    }
     if (!bare) continue;
     const ratio = rate('serve') / rate('bare');
     const checked = accountCount === 1;

@@ -10,7 +10,7 @@ import { AdminError } from './errors.js';
  *
  * ACTION is a status (429, 500, 502, 503, 504), `latency:MS` or `reset`; METHOD may be `*`;
  * PATH may be a route (`/api/v2/templates/:id`) or end in `*` (a prefix).
- * `GET /api/v2/templates=503x2` answers the next two template lists with 503;
+ * `GET /api/v2/templates=503x2` responds to the next two template lists with 503;
  * `* /api/*=latency:500@0.5` delays half of all requests by 500 ms.
  */
 export const FAULT_SPEC_SYNTAX = 'METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]';

@@ -7,7 +7,7 @@ import type { OperationId } from './endpoints.js';
 
 export type DecisionKind = 'guess' | 'stricter';
 
-/** A place in the OpenAPI document: an operation, a parameter, a field of a body or an answer, or a shared error answer. */
+/** A place in the OpenAPI document: an operation, a parameter, a field of a body or a response, or a shared error response. */
 export type Mark =
   | { operation: OperationId; parameter?: string }
   | { operation: OperationId; request: string }
@@ -46,9 +46,9 @@ export const decisions: readonly Decision[] = [
   { id: 'queue-run-times', kind: 'guess', note: "the specification does not show a run's createdAt, startedAt and finishedAt", marks: ['createdAt', 'startedAt', 'finishedAt'].map((field) => ({ operation: 'listQueueRuns' as const, response: 200, field: `data[].${field}` })) },
   { id: 'analysis-fields', kind: 'guess', note: 'the specification does not show an analysis: these fields are ours', marks: [{ operation: 'listAnalyses', response: 200, field: 'data[]' }, { operation: 'searchAnalysesV0', response: 200, field: 'data[]' }] },
   { id: 'v0-paging', kind: 'guess', note: 'the specification does not say how the deprecated listing pages: page and limit in the body are ours', marks: [{ operation: 'searchAnalysesV0', request: 'page' }, { operation: 'searchAnalysesV0', request: 'limit' }] },
-  { id: 'replace-answer', kind: 'guess', note: "the specification does not show PUT's answer: the stored template is ours", marks: [{ operation: 'replaceTemplate', response: 200 }] },
-  { id: 'delete-answer', kind: 'guess', note: "the specification shows neither DELETE's status nor its body: 204 and no body are ours", marks: [{ operation: 'deleteTemplate', response: 204 }] },
-  { id: 'formula-errors', kind: 'guess', note: 'the specification does not show an invalid formula\'s answer: errors, with offset and length, are ours', marks: [{ operation: 'validateFormula', response: 200, field: 'errors' }] },
+  { id: 'replace-response', kind: 'guess', note: "the specification does not show PUT's response: the stored template is ours", marks: [{ operation: 'replaceTemplate', response: 200 }] },
+  { id: 'delete-response', kind: 'guess', note: "the specification shows neither DELETE's status nor its body: 204 and no body are ours", marks: [{ operation: 'deleteTemplate', response: 204 }] },
+  { id: 'formula-errors', kind: 'guess', note: 'the specification does not show an invalid formula\'s response: errors, with offset and length, are ours', marks: [{ operation: 'validateFormula', response: 200, field: 'errors' }] },
   { id: 'validate-formula-counted-as-write', kind: 'guess', note: 'the specification does not say whether checking a formula counts as a read or a write: serve counts it as a write', marks: [{ operation: 'validateFormula' }] },
   { id: 'error-codes', kind: 'guess', note: 'the specification names only VALIDATION_FAILED: this code and status are ours', marks: [401, 403, 404, 405, 408, 413, 415, 429, 500, 502, 503, 504].map((status) => ({ errorResponse: status })) },
   // Stricter than the specification: what serve refuses that the real service may accept.
@@ -67,7 +67,7 @@ export const decisions: readonly Decision[] = [
   { id: 'filter-values', kind: 'stricter', note: 'serve refuses (400) a value outside this set', marks: [{ operation: 'listTemplates', parameter: 'analysisType' }, { operation: 'listTemplates', parameter: 'reportCategory' }, { operation: 'listQueueRuns', parameter: 'status' }, { operation: 'listAnalyses', parameter: 'analysisType' }, { operation: 'listAnalyses', parameter: 'status' }] },
   { id: 'content-type', kind: 'stricter', note: 'serve refuses a body that is not sent as JSON', marks: [{ errorResponse: 415 }] },
   { id: 'host-check', kind: 'stricter', note: 'serve refuses a request whose Host is not its own name (against DNS rebinding)', marks: [{ errorResponse: 400 }] },
-  { id: 'memory-bounds', kind: 'stricter', note: 'serve refuses pages past what the answers in flight may hold, and requests past --max-in-flight', marks: [{ errorResponse: 503 }, { errorResponse: 429 }] },
+  { id: 'memory-bounds', kind: 'stricter', note: 'serve refuses pages past what the responses in flight may hold, and requests past --max-in-flight', marks: [{ errorResponse: 503 }, { errorResponse: 429 }] },
 ];
 
 const LABELS: Record<DecisionKind, string> = { guess: 'Guess', stricter: 'Stricter than the specification' };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { errorStatus, toValidationIssues, type ErrorCode, type ValidationIssue } from '../contract/index.js';
 
-/** An answer the service gives on purpose; the one error handler turns it into the body. */
+/** A refusal the service makes on purpose; the one error handler turns it into the response. */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
@@ -25,7 +25,7 @@ export function validationFailed(issues: ValidationIssue[], what = 'Request body
   return new ApiError('VALIDATION_FAILED', `${what} failed validation`, issues);
 }
 
-/** Parse with a contract schema or answer 400 with one issue per rejected field. */
+/** Parse with a contract schema or refuse 400 with one issue per rejected field. */
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, what = 'Request body'): z.infer<T> {
   // reportInput lets the issue mapper tell a missing field from a wrongly typed one.
   const result = schema.safeParse(value, { reportInput: true });

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { buildApp } from './app.js';
+import { seededRandom } from './admission/faults.js';
 import { DashboardCodes } from './dashboard-codes.js';
+import { limitsOf, type LimitOptions } from './limits.js';
 import { startSimulator } from './simulator.js';
 import { openStore } from './open-store.js';
 import { isBusyError, SERVING_BUSY_TIMEOUT_MS, setBusyTimeout, type Store } from './store/index.js';
 import { ensureDemoAccount, nextDemoRun, type DemoKeys } from './seed/demo-account.js';
-import { seededRandom } from './faults.js';
 
-export interface ServerOptions {
+export interface ServerOptions extends LimitOptions {
   host: string;
   /** More host names requests may be addressed to (`serve --allow-host`); `host` and loopback always. */
   allowHosts?: readonly string[];
@@ -16,33 +17,12 @@ export interface ServerOptions {
   demo: boolean;
   /** Milliseconds per life-cycle step of every active run; undefined: runs move only by admin. */
   simulateStepMs?: number;
-  readsPerMinute: number;
-  writesPerMinute: number;
   accessLog?: (line: string) => void;
   errorLog?: (error: unknown) => void;
   /** Told what the user should know and fix (a database file other users can read). */
   warn?: (message: string) => void;
-  /** Deadlines for a whole request and for its headers (defaults 30 s and 10 s). */
-  requestTimeoutMs?: number;
-  headersTimeoutMs?: number;
-  /**
-   * What answers in flight may hold (default 192 MiB) and one account's share of it (default a
-   * quarter); how long one may stall (default 10 s), and how long it may take in all (default
-   * 30 s). Tests lower them.
-   */
-  maxAnswerBytes?: number;
-  maxAccountAnswerBytes?: number;
-  answerStallMs?: number;
-  answerDeadlineMs?: number;
-  /** Requests of one account answered at once (`serve --max-in-flight`); default: no cap. */
-  maxInFlightPerAccount?: number;
-  /** Connections open at once (default 512), and how long an idle keep-alive one stays (default 30 s). */
-  maxConnections?: number;
-  keepAliveTimeoutMs?: number;
   /** Fault injection for tests: caps the database's size so writes fail as on a full disk. */
   maxPageCount?: number;
-  /** The rolling window the read and write limits count over (default 60 s). */
-  rateWindowMs?: number;
   /** Run on the opened store before the demo account and before listening (`serve --import`, `--fault`). */
   prepare?: (store: Store) => void;
   /** Run after the requests in flight finished, before the store closes (`serve --export-on-exit`). */
@@ -97,21 +77,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const dashboardDir = typeof __dirname === 'string' ? join(__dirname, 'dashboard') : undefined;
   const dashboardCodes = new DashboardCodes();
   const app = buildApp({
+    ...limitsOf(options),
     store,
-    readsPerMinute: options.readsPerMinute,
-    writesPerMinute: options.writesPerMinute,
     ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     ...(options.errorLog ? { errorLog: options.errorLog } : {}),
-    requestTimeoutMs: options.requestTimeoutMs,
-    headersTimeoutMs: options.headersTimeoutMs,
-    maxAnswerBytes: options.maxAnswerBytes,
-    maxAccountAnswerBytes: options.maxAccountAnswerBytes,
-    answerStallMs: options.answerStallMs,
-    answerDeadlineMs: options.answerDeadlineMs,
-    maxInFlightPerAccount: options.maxInFlightPerAccount,
-    maxConnections: options.maxConnections,
-    keepAliveTimeoutMs: options.keepAliveTimeoutMs,
-    rateWindowMs: options.rateWindowMs,
     ...(options.now ? { now: options.now } : {}),
     ...(dashboardDir !== undefined ? { dashboardDir, dashboardCodes } : {}),
     hostNames: [options.host, ...(options.allowHosts ?? [])],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { faultSpec, parseFaultSpec } from '../../src/admin/faults.js';
-import { seededRandom } from '../../src/server/faults.js';
+import { seededRandom } from '../../src/server/admission/faults.js';
 
 describe('the --fault notation', () => {
   it.each([

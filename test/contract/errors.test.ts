@@ -24,8 +24,9 @@ describe('issuePath', () => {
 });
 
 describe('the status of each code, in real answers', () => {
-  // The other codes are checked where they are provoked: 400 to 415 in test/server/http-errors.test.ts,
-  // 429 in http-rate-limits.test.ts, 500 and 503 in test/robustness/service-faults.test.ts. The
+  // The other codes are checked where they are provoked: 400 to 415 in test/server/routes/,
+  // admission/ and http/, 429 in admission/rate-limit.test.ts, 500 and 503 in
+  // test/robustness/service-faults.test.ts. The
   // gateway codes come only from injected faults, so every fault status is checked here.
   let store: Store;
   let app: FastifyInstance;

@@ -154,7 +154,7 @@ export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   429: ['RATE_LIMITED'],
   // Node's parser refuses a request line and headers over its limit, or not sent in time, before
-  // the app runs; the service answers it in its own shape (src/server/client-errors.ts).
+  // the app runs; the service answers it in its own shape (src/server/http/client-errors.ts).
   408: ['REQUEST_TIMEOUT'],
   431: ['PAYLOAD_TOO_LARGE'],
 };

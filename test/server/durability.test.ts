@@ -1,3 +1,4 @@
+// Across modules: acknowledged writes survive kill -9 (the routes, the store and SQLite together).
 import { describe, expect, it } from 'vitest';
 import { driverFor } from '../../src/server/store/driver.js';
 import { soakKill } from '../helpers/kill-soak.mjs';

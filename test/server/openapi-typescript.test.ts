@@ -1,3 +1,4 @@
+// Across modules: the served OpenAPI document, through openapi-typescript, types a client that compiles.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@ import {
 import { createHash } from 'node:crypto';
 import { reportTypesCatalog, statisticsCatalog } from '../../contract/default-catalogs.js';
 import type { Store } from '../store/index.js';
-import { jsonText, notModified } from './answer.js';
+import { jsonText, notModified } from './response.js';
 import { defineEndpoint, type Endpoint, type EndpointInput } from './endpoint.js';
 
 /**

@@ -12,7 +12,7 @@ import { ApiError, parseOr400, validationFailed } from '../errors.js';
  * `/` and its files under `/dashboard/`. The page holds no data, so these routes need no key
  * and are outside the API's admission, rate limits and OpenAPI document; the page reads the
  * service through /api/v2 with the key its user gives it, as any client does. The one route
- * that answers a key trades a one-time code for it (dashboard-codes.ts).
+ * that responds with a key trades a one-time code for it (dashboard-codes.ts).
  */
 export const DASHBOARD_ASSETS_PATH = '/dashboard/';
 
@@ -47,7 +47,7 @@ interface DashboardFile {
 
 const PAGE = 'index.html';
 
-/** The built files, read once: a few files, answered from memory. Null when not built. */
+/** The built files, read once: a few files, served from memory. Null when not built. */
 function readDashboardFiles(dir: string): Map<string, DashboardFile> | null {
   let names: string[];
   try {
@@ -84,7 +84,7 @@ const signInSchema = z.strictObject({ code: z.string().max(100) });
 export function registerDashboard(app: FastifyInstance, dir: string, codes: DashboardCodes): void {
   // Read on the first request, so a server nobody opens the page of never reads them.
   let files: Map<string, DashboardFile> | null | undefined;
-  const answer = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+  const serveFile = (name: string, request: FastifyRequest, reply: FastifyReply) => {
     files ??= readDashboardFiles(dir);
     reply.headers({
       'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY,
@@ -110,9 +110,9 @@ export function registerDashboard(app: FastifyInstance, dir: string, codes: Dash
     }
     return { apiKey };
   });
-  app.get('/', { config: DASHBOARD_ROUTE }, (request, reply) => answer(PAGE, request, reply));
+  app.get('/', { config: DASHBOARD_ROUTE }, (request, reply) => serveFile(PAGE, request, reply));
   app.get(`${DASHBOARD_ASSETS_PATH}:file`, { config: DASHBOARD_ROUTE }, (request, reply) => {
     const { file } = request.params as { file: string };
-    return answer(file === PAGE ? '' : file, request, reply);
+    return serveFile(file === PAGE ? '' : file, request, reply);
   });
 }

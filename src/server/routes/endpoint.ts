@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, requestKindOf, type Method, type OperationId, type RequestKind } from '../../contract/endpoints.js';
 import type { ErrorCode } from '../../contract/index.js';
-import type { HoldAnswerBytes } from '../in-flight.js';
-import type { Caller } from '../store/index.js';
+import type { Caller, ReserveBytes } from '../store/index.js';
 
 export type { Method, RequestKind };
 
@@ -12,11 +11,11 @@ export interface EndpointInput<Query, Body> {
   query: Query;
   body: Body;
   params: { id: string };
-  /** The key's owner: admission has refused every request without one (but to the public document). */
+  /** The key's owner: the gate has refused every request without one (but to the public document). */
   caller: Caller;
   headers: FastifyRequest['headers'];
-  /** Charges what the answer holds as it is read (a page of templates); throws 503 past the service's limit. */
-  holdAnswerBytes: HoldAnswerBytes;
+  /** Reserves the bytes of the response as they are read (a page of templates); throws 503 past the service's limit. */
+  reserveResponseBytes: ReserveBytes;
 }
 
 type Parsed<Schema> = Schema extends z.ZodType ? z.infer<Schema> : undefined;
@@ -40,15 +39,15 @@ export interface EndpointDefinition<Query extends z.ZodType | undefined, BodySch
   found?: { what: string; exists: (caller: Caller, id: string) => boolean };
   /** A body for the document's example, taken from the demo data. */
   bodyExample?: unknown;
-  /** Error codes only this endpoint answers; those every endpoint of its shape answers are derived. */
+  /** Error codes only this endpoint responds with; those of every endpoint of its shape are derived. */
   errors?: ErrorCode[];
   /** The status a handler's return value is sent with, and what the document says of it. */
   response?: { status: number; schema?: z.ZodType; description: string; example?: unknown };
-  /** Answers carry ETag and Cache-Control, and a matching If-None-Match is a 304 (the catalogs). */
+  /** Responses carry ETag and Cache-Control, and a matching If-None-Match is a 304 (the catalogs). */
   cacheable?: boolean;
   /** Marks every response of the endpoint (RFC 9745 Deprecation + successor Link). */
   deprecated?: { since: string; successor: string };
-  /** Returns the answer: a value sent as JSON with `response.status`, or an Answer (see answer.ts). */
+  /** Returns what is sent: a value, as JSON with `response.status`, or a RouteResponse (see response.ts). */
   handler(input: EndpointInput<Parsed<Query>, Body>): unknown;
 }
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { jsonSchemaOf } from '../../contract/json-schema.js';
 import { markDecisions } from '../../contract/decisions.js';
 import { errorBodySchema, errorCodes, errorStatus, MAX_ELEMENT_PROPERTY_LENGTH, MAX_LAYOUT_ELEMENTS, MAX_TEMPLATE_BYTES, type ErrorCode } from '../../contract/index.js';
-import { ANSWER_DEADLINE_MS, ANSWER_STALL_MS, MAX_ACCOUNT_ANSWER_BYTES, MAX_ANSWER_BYTES } from '../in-flight.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
 
 /**
@@ -11,7 +11,7 @@ import { defineEndpoint, type Endpoint, type Method } from './endpoint.js';
  */
 export const OPENAPI_VERSION = '3.1.0';
 
-/** Requests as a client writes them (query strings before coercion); answers as the service sends them. */
+/** Requests as a client writes them (query strings before coercion); responses as the service sends them. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _dialect, ...described } = jsonSchemaOf(schema, io);
   return described;
@@ -49,14 +49,15 @@ const headers = {
   Allow: textHeader('The methods the path has', 'GET, HEAD, POST'),
   Deprecation: textHeader('RFC 9745: deprecated since this moment (@ Unix seconds)', '@1735689600'),
   Link: textHeader('The successor of this deprecated endpoint', '</api/v2/analyses>; rel="successor-version"'),
-  ETag: textHeader('The version of this answer, for If-None-Match', '"wAxUDbt8vUgFR56DQRvvAnXXk1u"'),
-  'Cache-Control': textHeader('The answer may be kept, but asked for again (with its ETag) before each use', 'private, no-cache'),
+  ETag: textHeader('The version of this response, for If-None-Match', '"wAxUDbt8vUgFR56DQRvvAnXXk1u"'),
+  'Cache-Control': textHeader('The response may be kept, but asked for again (with its ETag) before each use', 'private, no-cache'),
 } as const;
 type HeaderName = keyof typeof headers;
 
 const MIB = 1024 * 1024;
+const { maxResponseBytes, maxAccountResponseBytes, responseStallMs, responseDeadlineMs } = DEFAULT_LIMITS;
 
-/** Every answer of the service, errors included, carries the rate-limit state of its bucket. */
+/** Every response of the service, errors included, carries the rate-limit state of its bucket. */
 const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 const DEPRECATION_HEADERS: HeaderName[] = ['Deprecation', 'Link'];
 const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
@@ -64,9 +65,9 @@ const CACHE_HEADERS: HeaderName[] = ['ETag', 'Cache-Control'];
 const STATUS_NOTES: Record<number, string> = {
   413: `a body over 1 MiB, or a template over ${MAX_TEMPLATE_BYTES / 1024} KiB as stored`,
   429: 'over the rate limit, or (when serve is started with a cap) too many requests of the account in flight',
-  503: `shutting down, or the answers in flight already hold ${MAX_ANSWER_BYTES / MIB} MiB of pages across accounts, or ${MAX_ACCOUNT_ANSWER_BYTES / MIB} MiB for the account`,
+  503: `shutting down, or the responses in flight already reserve ${maxResponseBytes / MIB} MiB of pages across accounts, or ${maxAccountResponseBytes / MIB} MiB for the account`,
 };
-/** Headers an answer of this status carries besides the rate-limit ones. */
+/** Headers a response of this status carries besides the rate-limit ones. */
 const headersOfStatus: Record<number, HeaderName[]> = { 201: ['Location'], 405: ['Allow'], 429: ['Retry-After'], 503: ['Retry-After'] };
 
 const headerRefs = (names: readonly HeaderName[]) => Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
@@ -97,7 +98,7 @@ function errorResponse(status: number, extraHeaders: readonly HeaderName[] = [])
 /** Methods whose body Fastify reads (and so can refuse as too large or of the wrong type). */
 const READS_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT', 'DELETE']);
 
-/** Every error an endpoint can answer: those its shape implies, then its own. */
+/** Every error an endpoint can respond with: those its shape implies, then its own. */
 export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>([
     // Any URL may carry a malformed percent-escape.
@@ -109,7 +110,7 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
     'RATE_LIMITED',
     'INTERNAL_ERROR',
     'SERVICE_UNAVAILABLE',
-    // Injected faults may answer these on any route.
+    // Injected faults may respond with these on any route.
     'BAD_GATEWAY',
     'GATEWAY_TIMEOUT',
   ]);
@@ -144,7 +145,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
     responses['304'] = { description: 'Not modified: the copy whose ETag was sent in If-None-Match is still good', headers: headerRefs([...RATE_LIMIT_HEADERS, ...cacheHeaders]) };
   }
   for (const status of new Set(errorCodesOf(endpoint).map((code) => errorStatus[code]))) {
-    // A shared answer, unless this endpoint adds headers to every answer (the deprecated one).
+    // A shared response, unless this endpoint adds headers to every response (the deprecated one).
     responses[String(status)] = extraHeaders.length > 0 ? errorResponse(status, extraHeaders) : ref('responses', errorResponseName(status));
   }
   return {
@@ -176,11 +177,11 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   };
 }
 
-/** The methods the document declares on every path: those a path lacks answer 405. */
+/** The methods the document declares on every path: those a path lacks get a 405. */
 const DECLARED_METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 /**
- * A method a path does not have, as the service answers it: a 405 with the methods it has in
+ * A method a path does not have, as the service responds to it: a 405 with the methods it has in
  * Allow, before any key is checked (a rate limit still comes first).
  */
 function notAllowed(path: string, method: string, operations: Record<string, unknown>): Record<string, unknown> {
@@ -218,17 +219,17 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
       title: 'Report templates, catalogs and queues (reportctl embedded service)',
       version: '2',
       description:
-        'Every path also answers HEAD where it answers GET. A method a path does not have is declared with ' +
-        'its one answer, `Error405` (and its `Allow` header); a path the service does not have is answered with `Error404`. Requests Node ' +
+        'Every path also takes HEAD where it takes GET. A method a path does not have is declared with ' +
+        'its one response, `Error405` (and its `Allow` header); a path the service does not have gets `Error404`. Requests Node ' +
         'refuses before the service sees them (headers over 16 KiB: 431, headers not sent within 10 s: 408 ' +
         '`REQUEST_TIMEOUT`, not HTTP: 400) get the same error body, with the rate-limit headers of the client address. ' +
         `Limits: bodies up to 1 MiB; a stored template up to ${MAX_TEMPLATE_BYTES / 1024} KiB as JSON; up to ` +
         `${MAX_LAYOUT_ELEMENTS} layout elements per orientation; each free-form element property up to ` +
         `${MAX_ELEMENT_PROPERTY_LENGTH} characters as JSON; no non-finite numbers, lone surrogates or control ` +
         'characters (but tab, CR and LF) anywhere in a body, none at all in names; ' +
-        `${MAX_ANSWER_BYTES / MIB} MiB of pages held by the answers in flight of all accounts, ${MAX_ACCOUNT_ANSWER_BYTES / MIB} MiB ` +
-        `by one account's; an answer its client takes nothing of for ${ANSWER_STALL_MS / 1000} s is dropped, and one not ` +
-        `taken whole within ${ANSWER_DEADLINE_MS / 1000} s.`,
+        `${maxResponseBytes / MIB} MiB of pages reserved by the responses in flight of all accounts, ${maxAccountResponseBytes / MIB} MiB ` +
+        `by one account's; a response its client takes nothing of for ${responseStallMs / 1000} s is dropped, and one not ` +
+        `taken whole within ${responseDeadlineMs / 1000} s.`,
       license: { name: 'UNLICENSED (no licence has been granted)' },
     },
     // Relative: the document is served by the service it describes, wherever that listens.

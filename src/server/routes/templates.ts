@@ -14,7 +14,7 @@ import { checkFormula } from '../../formula/check.js';
 import { ApiError, notFound } from '../errors.js';
 import { storableTemplate } from '../template-rules.js';
 import type { Store } from '../store/index.js';
-import { jsonText, withHeaders } from './answer.js';
+import { jsonText, withHeaders } from './response.js';
 import { presets } from '../../contract/default-catalogs.js';
 import { demoTemplatePresetIds } from '../seed/demo.js';
 import { defineEndpoint, type Endpoint } from './endpoint.js';
@@ -35,9 +35,9 @@ export function templateEndpoints(store: Store): Endpoint[] {
       summary: "The account's templates, newest first",
       query: templatesQuerySchema,
       response: { status: 200, schema: paginated(templateSchema), description: 'A page of templates' },
-      handler: ({ caller, query, holdAnswerBytes }) => {
-        const page = store.templates.listJson(caller.accountId, query, holdAnswerBytes);
-        // A cached page is at hand: answered without a turn through the microtask queue.
+      handler: ({ caller, query, reserveResponseBytes }) => {
+        const page = store.templates.listJson(caller.accountId, query, reserveResponseBytes);
+        // A cached page is at hand: sent without a turn through the microtask queue.
         return page instanceof Promise ? page.then((parts) => jsonText(parts)) : jsonText(page);
       },
     }),
@@ -77,7 +77,8 @@ export function templateEndpoints(store: Store): Endpoint[] {
     defineEndpoint({
       operationId: 'replaceTemplate',
       summary: 'Replace the whole template (not a merge)',
-      found: { what: 'Template', exists: (caller, id) => store.templates.get(caller.accountId, id) !== null },
+      // The stored text is enough to know it exists: not parsed for that.
+      found: { what: 'Template', exists: (caller, id) => store.templates.getJson(caller.accountId, id) !== null },
       body: templateBodySchema,
       parseBody: validTemplate,
       bodyExample: demoBody(1),

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerOf, holderOf } from '../auth.js';
 import { notFound, parseOr400 } from '../errors.js';
 import { whileServing } from '../store/index.js';
-import { sendAnswer } from './answer.js';
+import { sendResponse } from './response.js';
 import type { Endpoint, EndpointInput } from './endpoint.js';
 
 /** Parsed queries kept per endpoint: a client polling or paging sends the same few again and again. */
@@ -12,7 +11,7 @@ type QueryParser = (request: FastifyRequest) => unknown;
 /**
  * Parses `schema`'s query once per distinct query string (the same text always parses the
  * same) and freezes it, since every later request with that text shares it. A query that
- * fails is not kept: it answers 400 each time.
+ * fails is not kept: it is refused 400 each time.
  */
 function queryParser(schema: NonNullable<Endpoint['query']>): QueryParser {
   const known = new Map<string, unknown>();
@@ -45,12 +44,17 @@ class RequestInput implements EndpointInput<unknown, unknown> {
     this.headers = request.headers;
   }
 
+  /** The gate refused every request to an endpoint that needs a key and came without a valid one. */
   get caller() {
-    return callerOf(this.request);
+    const { caller } = this.request;
+    if (!caller) throw new Error('caller used on a route without authentication');
+    return caller;
   }
 
-  get holdAnswerBytes() {
-    return holderOf(this.request);
+  get reserveResponseBytes() {
+    const { reserveResponseBytes } = this.request;
+    if (!reserveResponseBytes) throw new Error('reserveResponseBytes used on a route without authentication');
+    return reserveResponseBytes;
   }
 }
 
@@ -64,7 +68,7 @@ function inputOf(endpoint: Endpoint, request: FastifyRequest, parseQuery: QueryP
   return input;
 }
 
-/** Every endpoint as a route: its input parsed, its handler run, its answer sent. */
+/** Every endpoint as a route: its input parsed, its handler run, its response sent. */
 export function wireEndpoints(app: FastifyInstance, endpoints: readonly Endpoint[]): void {
   for (const endpoint of endpoints) {
     const status = endpoint.response?.status ?? 200;
@@ -74,9 +78,9 @@ export function wireEndpoints(app: FastifyInstance, endpoints: readonly Endpoint
       url: endpoint.url,
       // A lock another process holds (an admin command) is waited for between attempts.
       handler: (request, reply) => {
-        const answer = whileServing(() => endpoint.handler(inputOf(endpoint, request, parseQuery)));
-        // An answer at hand goes out now, without a turn through the microtask queue.
-        return answer instanceof Promise ? answer.then((settled) => sendAnswer(reply, settled, status)) : sendAnswer(reply, answer, status);
+        const result = whileServing(() => endpoint.handler(inputOf(endpoint, request, parseQuery)));
+        // A result at hand goes out now, without a turn through the microtask queue.
+        return result instanceof Promise ? result.then((settled) => sendResponse(reply, settled, status)) : sendResponse(reply, result, status);
       },
     });
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { accountsRepository, keysRepository } from './accounts.js';
+import type { Fault } from '../../contract/faults.js';
+import { accountsRepository, keysRepository, type Caller } from './accounts.js';
 import { analysesRepository } from './analyses.js';
 import { catalogsRepository, presetsRepository } from './catalogs.js';
 import { faultsRepository } from './faults.js';
@@ -21,6 +22,14 @@ export interface StoreOptions {
   randomId?: () => string;
 }
 
+/** What the service reads of the store as a request starts (see atRequestStart). */
+export interface RequestStart {
+  /** The owner of the key whose hash was given; null for none, or an unknown or revoked key. */
+  caller: Caller | null;
+  /** The injected faults that can still act, oldest first. */
+  faults: readonly Fault[];
+}
+
 /**
  * The repositories over one open, migrated connection (see openDatabase). Every write is
  * one transaction; every miss is null.
@@ -35,24 +44,29 @@ export function createStore(db: Database.Database, options: StoreOptions = {}) {
     readers: steppedReader(db, snapshot),
     dataVersion: dataVersionOf(db),
   };
+  const keys = keysRepository(context);
+  const faults = faultsRepository(context);
   const store = {
     db,
     accounts: accountsRepository(context),
-    keys: keysRepository(context),
+    keys,
     templates: templatesRepository(context),
     catalogs: catalogsRepository(context),
     presets: presetsRepository(context),
     queues: queuesRepository(context),
     queueRuns: queueRunsRepository(context),
     analyses: analysesRepository(context),
-    faults: faultsRepository(context),
+    faults,
     snapshots: snapshotsRepository(context),
     /**
-     * The service calls this as each request starts: the caches it checks while answering read
-     * the database's version once (see DataVersion) instead of each on its own.
+     * The request gate's one visit to the store, as each request starts: the database's version
+     * is read once (see DataVersion) and shared by every cache the request checks, here and in
+     * its handler; then the caller of the key (by its hash) and the live faults, both cached
+     * against that version. A request from a socket passes `fromSocket`.
      */
-    atRequestStart(fromSocket?: boolean): void {
+    atRequestStart(fromSocket: boolean, keyHash: string | null): RequestStart {
       context.dataVersion.atRequestStart(fromSocket);
+      return { caller: keyHash === null ? null : keys.authenticateHash(keyHash), faults: faults.live() };
     },
     fixtures: {
       apply: (accountId: string, fixtures: Fixtures) => applyFixtures(store, accountId, fixtures),
@@ -75,7 +89,7 @@ export { migrate, migrations, APPLICATION_ID, type Migration } from './migration
 export { addNewFormulaFunctions, seedCatalogsIfEmpty } from './seed.js';
 export { applyFixtures, type AppliedFixtures } from './fixtures.js';
 export { DEFAULT_TEMPLATE_LIMIT, hashApiKey, type Account, type ApiKeyInfo, type Caller, type IssuedKey } from './accounts.js';
-export type { TemplateFilter, TemplateLimitExceeded } from './templates.js';
+export type { ReserveBytes, TemplateFilter, TemplateLimitExceeded } from './templates.js';
 export type { AnalysisFilter, NewAnalysis } from './analyses.js';
 export type { NewQueue } from './queues.js';
 export type { EnqueueOptions, RunFinished } from './queue-runs.js';

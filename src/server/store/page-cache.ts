@@ -32,7 +32,7 @@ interface CachedPage {
  * - this connection writes the account's rows through `write`: only that account's pages go
  *   (its generation moves), other accounts keep theirs.
  * total_changes() is read before every lookup, data_version from `version` (which the service
- * reads once per request, see DataVersion). A page read while anything changed is answered
+ * reads once per request, see DataVersion). A page read while anything changed is sent
  * but not kept.
  */
 export function pageCache(db: Database.Database, version: () => number, limits: PageCacheLimits = DEFAULT_LIMITS) {

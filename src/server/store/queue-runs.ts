@@ -38,7 +38,7 @@ export interface EnqueueOptions {
   failAtStep?: number | null | undefined;
 }
 
-/** The answer for a run that will not change again. */
+/** The result for a run that will not change again. */
 export interface RunFinished {
   error: 'finished';
 }

@@ -7,7 +7,7 @@ import { statementCache } from './statements.js';
 export type PluckAll = (sql: string, ...params: unknown[]) => unknown[];
 
 /**
- * A read in steps: it yields between steps so other requests are answered meanwhile, and
+ * A read in steps: it yields between steps so other requests are served meanwhile, and
  * returns its result at the end. Every step reads from the same snapshot.
  */
 export type SteppedRead<T> = (pluckAll: PluckAll) => Generator<void, T, void>;

@@ -40,7 +40,7 @@ export interface DataVersion {
    * Reads the version for every cache checked until the next request starts (the key cache,
    * the faults, the catalogs, the list pages): one read per request instead of one per cache.
    * A commit that ended before a request was sent is always seen by it.
-   * Requests read from sockets share one read per turn of the event loop: a turn answers the
+   * Requests read from sockets share one read per turn of the event loop: a turn serves the
    * requests its poll found waiting, all sent before the read. A request made in process
    * (Fastify's inject) reads anew, as its caller may have committed within the same turn.
    */
@@ -51,7 +51,7 @@ export interface DataVersion {
 export function dataVersionOf(db: Database.Database): DataVersion {
   const statement = db.prepare('PRAGMA data_version').pluck();
   // The pragma takes and drops a read lock (two fcntl calls), the largest part of a request
-  // answered from the caches. Where the WAL index shows that nothing committed since the last
+  // served from the caches. Where the WAL index shows that nothing committed since the last
   // reading, that reading still holds, and the pragma is not run.
   const walIndex = walIndexWatch(db);
   let latest: number | undefined;
@@ -61,7 +61,7 @@ export function dataVersionOf(db: Database.Database): DataVersion {
     return latest;
   };
   let read: number | undefined;
-  // Under load one turn answers many requests, and the read is a system call: it is made by
+  // Under load one turn serves many requests, and the read is a system call: it is made by
   // the turn's first request from a socket and holds until the turn's immediates run.
   let readThisTurn = false;
   const turnEnded = () => {

@@ -10,8 +10,8 @@ export interface TemplateFilter extends PageRequest {
   reportCategory?: string | undefined;
 }
 
-/** Told the bytes a read has taken so far, step by step; throws to end the read. */
-export type HoldBytes = (bytes: number) => void;
+/** Told the bytes of each step of a read, to reserve them; throws to end the read. */
+export type ReserveBytes = (bytes: number) => void;
 
 export interface TemplateLimitExceeded {
   limitExceeded: true;
@@ -90,10 +90,10 @@ export function templatesRepository(context: StoreContext) {
    * They are read as bytes (CAST AS BLOB) and never copied again: a page of 100 documents of
    * 256 KiB never becomes JavaScript strings, joined and then encoded, which held several
    * copies of it per request. The page is read PAGE_STEP_ROWS rows at a time, other requests
-   * being answered in between; the total and every step come from one snapshot. Each step's
-   * bytes are passed to `hold` as they are read, which may end the read by throwing.
+   * being served in between; the total and every step come from one snapshot. Each step's
+   * bytes are passed to `reserve` as they are read, which may end the read by throwing.
    */
-  function* pageParts(pluckAll: PluckAll, accountId: string, filter: TemplateFilter, hold: HoldBytes): Generator<void, Buffer[], void> {
+  function* pageParts(pluckAll: PluckAll, accountId: string, filter: TemplateFilter, reserve: ReserveBytes): Generator<void, Buffer[], void> {
     const where = whereOf([
       ['account_id', accountId],
       ['analysis_type', filter.analysisType],
@@ -112,7 +112,7 @@ export function templatesRepository(context: StoreContext) {
       if (offset > first) yield;
       const wanted = Math.min(PAGE_STEP_ROWS, first + filter.limit - offset);
       const documents = pluckAll(rows, ...where.params, wanted, offset) as Buffer[];
-      hold(documents.reduce((sum, document) => sum + document.length, 0));
+      reserve(documents.reduce((sum, document) => sum + document.length, 0));
       for (const document of documents) {
         if (parts.length > 1) parts.push(COMMA);
         parts.push(document);
@@ -141,10 +141,10 @@ export function templatesRepository(context: StoreContext) {
   return {
     /**
      * A page as the parts of its JSON text, read in steps (see pageParts) unless the cache has
-     * it; `hold` is told the bytes of each step read.
+     * it; `reserve` is told the bytes of each step read.
      */
-    listJson(accountId: string, filter: TemplateFilter, hold: HoldBytes): readonly Buffer[] | Promise<readonly Buffer[]> {
-      return pages.page(accountId, queryText(filter), () => context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter, hold)));
+    listJson(accountId: string, filter: TemplateFilter, reserve: ReserveBytes): readonly Buffer[] | Promise<readonly Buffer[]> {
+      return pages.page(accountId, queryText(filter), () => context.readers.read((pluckAll) => pageParts(pluckAll, accountId, filter, reserve)));
     },
     getJson,
     list(accountId: string, filter: TemplateFilter): Paginated<Template> {

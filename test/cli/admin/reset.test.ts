@@ -1,11 +1,14 @@
 // `admin reset` on a terminal asks first, through the prompter (in this process).
 import { describe, expect, it } from 'vitest';
+import { generalBody } from '../../contract/fixtures.js';
 import { api } from '../../helpers/server.js';
-import { inProcessServiceForSuite, runInProcess, scriptedPrompter } from '../../helpers/in-process.js';
+import { inProcessServiceForSuite, runInProcess, scriptedPrompter, startInProcessService } from '../../helpers/in-process.js';
 import { registerAdminReset } from '../../../src/cli/commands/admin/reset.js';
 import { itParsesFlags } from '../../helpers/flags.js';
 
 const suite = inProcessServiceForSuite();
+
+const admin = (...args: string[]) => runInProcess(['admin', ...args]);
 
 const reset = (answer: boolean) =>
   runInProcess(['admin', 'reset', '--db', suite.server.db], {
@@ -37,4 +40,34 @@ describe('admin reset flags', () => {
       [['admin', 'reset', '--force'], { usage: /unknown option '--force'/ }],
     ],
   );
+});
+
+describe('admin reset', () => {
+  it('removes every account and its data, keeps the catalogs; a running server sees it at once', async () => {
+    const server = await startInProcessService();
+    try {
+      const account = await server.newAccount();
+      expect((await api(server, 'POST', '/api/v2/templates', { key: account.apiKey, body: generalBody() })).status).toBe(201);
+      expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(200);
+
+      const refused = await admin('reset', '--db', server.db);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/--yes/);
+      expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(200);
+
+      const reset = await admin('reset', '--db', server.db, '--yes', '--json');
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(JSON.parse(reset.stdout)).toEqual({ accounts: 1 });
+      expect((await api(server, 'GET', '/api/v2/templates', { key: account.apiKey })).status).toBe(401);
+      expect(await server.admin('accounts', 'list')).toEqual([]);
+
+      const fresh = await server.newAccount();
+      const templates = await api(server, 'GET', '/api/v2/templates', { key: fresh.apiKey });
+      expect(templates.body).toMatchObject({ total: 0, data: [] });
+      const catalog = await api(server, 'GET', '/api/v2/catalogs/statistics', { key: fresh.apiKey });
+      expect(Object.keys(catalog.body as object)).toEqual(['counting', 'replanting', 'path']);
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -274,3 +274,28 @@ describe('serve --exec', () => {
     }
   });
 });
+
+describe('serve without --json', () => {
+  it('prints exactly "reportctl serve listening on http://127.0.0.1:PORT" first, and serves there', async () => {
+    const serve = await spawnCli(['serve', '--demo', '--port', '0', '--db', ':memory:']);
+    try {
+      const match = /^reportctl serve listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(serve.firstLine);
+      expect(match, serve.firstLine).not.toBeNull();
+      expect(Number(match![2])).toBeGreaterThan(0);
+      const response = await fetch(`${match![1]}/api/v2/openapi.json`);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    } finally {
+      const exit = await serve.stop('SIGTERM');
+      expect(exit).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('SIGINT closes it too, without being killed by the signal', async () => {
+    const serve = await spawnCli(['serve', '--port', '0', '--db', ':memory:']);
+    expect(serve.firstLine).toMatch(/^reportctl serve listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const exit = await serve.stop('SIGINT');
+    expect(exit.signal).toBeNull();
+    expect([0, 130]).toContain(exit.code);
+  });
+});

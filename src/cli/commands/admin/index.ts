@@ -52,7 +52,7 @@ export function registerAdmin(program: Root, deps: CliDeps, wrap: Wrap): void {
   registerAdminImport(admin, deps, wrap);
   registerAdminReset(admin, deps, wrap);
 
-  const faults = admin.command('faults').description('Injected faults: errors, slow answers, reset connections (for testing clients)');
+  const faults = admin.command('faults').description('Injected faults: errors, slow responses, reset connections (for testing clients)');
   registerAdminFaultsAdd(faults, deps, wrap);
   registerAdminFaultsList(faults, deps, wrap);
   registerAdminFaultsClear(faults, deps, wrap);

@@ -4,15 +4,8 @@ import type { ExitCodeValue } from '../../cmdutil/errors.js';
 import type { Wrap } from '../../cmdutil/action.js';
 import { bindRun, type OptionsOf, type Root, type RunF } from '../../cmdutil/verb.js';
 
-const verb = (program: Root) =>
-  program
-    .command('lsp')
-    .description('A language server for template files and formula files, on stdin and stdout, for your editor')
-    .option('--stdio', 'talk over stdin and stdout (the default and only transport; accepted because editors pass it)')
-    .option('--offline', "check against the catalogs bundled with reportctl, without asking the service")
-    .addHelpText(
-      'after',
-      `
+/** After the flags in `lsp --help`: what it checks, and each editor's setup as the README gives it. */
+const LSP_HELP = `
 It checks each *.json template the editor opens as \`templates validate --unique-names\` does
 (every rule the service applies, and the names of the folder's other files), and each *.txt
 formula file as \`formula check --file\` does, as you type; it completes fields, enum values,
@@ -64,8 +57,15 @@ In your editor (the README's "In your editor" says the same):
     without one, the schema mapping in .vscode/settings.json (types and enums only):
     { "json.schemas": [{ "fileMatch": ["templates/*.json"], "url": "./.vscode/template.schema.json" }] }
 
-Exit status: 0 after the client's shutdown and exit, 1 when the client leaves without shutdown.`,
-    );
+Exit status: 0 after the client's shutdown and exit, 1 when the client leaves without shutdown.`;
+
+const verb = (program: Root) =>
+  program
+    .command('lsp')
+    .description('A language server for template files and formula files, on stdin and stdout, for your editor')
+    .option('--stdio', 'talk over stdin and stdout (the default and only transport; accepted because editors pass it)')
+    .option('--offline', "check against the catalogs bundled with reportctl, without asking the service")
+    .addHelpText('after', LSP_HELP);
 export type LspOptions = OptionsOf<typeof verb>;
 
 export function registerLsp(program: Root, deps: CliDeps, wrap: Wrap, runF: RunF<LspOptions> = (options) => runLsp(options, deps)): void {

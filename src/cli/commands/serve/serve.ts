@@ -40,8 +40,8 @@ service by pointing its own name here (DNS rebinding).
 --fault METHOD /PATH=ACTION[xCOUNT][@RATE][#ACCOUNT]
   METHOD    GET, POST, PUT, DELETE or * (any)
   PATH      as requested (/api/v2/templates), a route (/api/v2/templates/:id), or a prefix ending in *
-  ACTION    429, 500, 502, 503 or 504 (answered instead of the request), latency:MS (a delay,
-            then the request), or reset (the connection is destroyed without an answer)
+  ACTION    429, 500, 502, 503 or 504 (the response instead of the request's), latency:MS (a
+            delay, then the request), or reset (the connection is destroyed without a response)
   xCOUNT    only the next COUNT matching requests (default: every one)
   @RATE     each matching request with this chance, 0 to 1 (see --seed)
   #ACCOUNT  only requests with a key of this account
@@ -53,7 +53,7 @@ const verb = (program: Root) =>
     .command('serve')
     .description('Run the whole service on SQLite, for offline work, demos and CI')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--allow-host <name>', 'also answer requests addressed to this host name, repeatable (loopback names and --host always)', repeatable, [])
+    .option('--allow-host <name>', 'also serve requests addressed to this host name, repeatable (loopback names and --host always)', repeatable, [])
     .option('--port <port>', 'port (0 takes a free one)', integerOption(0, 65535), 4747)
     .option('--db <path>', 'database file (`:memory:` keeps nothing; default: the user data directory)')
     .option('--demo', 'also create a demo account with keys (printed once), templates, queues and runs')
@@ -62,7 +62,7 @@ const verb = (program: Root) =>
     .option('--reads-per-minute <n>', 'read limit per account', integerOption(1), 120)
     .option('--writes-per-minute <n>', 'write limit per account', integerOption(1), 30)
     .option('--rate-window-seconds <s>', 'the rolling window both limits count over', secondsOption(1), 60)
-    .option('--max-in-flight <n>', "requests of one account answered at once; more get 429 (default: no cap, memory is bounded by bytes)", integerOption(1))
+    .option('--max-in-flight <n>', "requests of one account served at once; more get 429 (default: no cap, memory is bounded by bytes)", integerOption(1))
     .option('--no-access-log', 'no access-log line per request on stderr')
     .option('--import <file>', 'load this snapshot (`admin export`) at start; without --db, into :memory:')
     .option('--export-on-exit <file>', 'write a snapshot here at a clean shutdown (SIGINT/SIGTERM, or after --exec), atomically')
@@ -87,7 +87,7 @@ export function registerServe(program: Root, deps: CliDeps, wrap: Wrap, runF: Ru
  * Hidden knobs for the robustness tests (test/robustness), read from the environment so they
  * stay out of --help: shorter request/header deadlines (the server's own defence against slow
  * clients) and a size cap that fakes a full disk. What users want of a fixture (a shorter
- * rate window, faults, slow answers) are options.
+ * rate window, faults, slow responses) are options.
  */
 function testHooks(env: CliDeps['env']): { requestTimeoutMs?: number; headersTimeoutMs?: number; maxPageCount?: number } {
   const positive = (name: string) => {

@@ -18,9 +18,9 @@ const verb = (faults: Parent) =>
   withDb(faults.command('add'))
     .description('Add a fault; a running server applies it from its next request')
     .requiredOption('--route <route>', "'METHOD /path': a method or *, and a path, a route (/api/v2/templates/:id) or a prefix ending in *")
-    .option('--status <code>', 'answer with this status instead (429, 500, 502, 503, 504)', integerOption(100, 599))
+    .option('--status <code>', 'respond with this status instead (429, 500, 502, 503, 504)', integerOption(100, 599))
     .option('--latency <ms>', 'delay the request this long, then let it run', integerOption(0))
-    .option('--reset-connection', 'destroy the connection without an answer')
+    .option('--reset-connection', 'destroy the connection without a response')
     .option('--rate <0..1>', 'the chance that a matching request is faulted (see serve --seed)', rateOption)
     .option('--count <n>', 'fault only the next N matching requests (default: every one)', integerOption(1))
     .option('--account <id>', "only this account's requests")
@@ -34,7 +34,7 @@ Examples:
   $ reportctl admin faults add --route 'GET /api/v2/queue-runs' --reset-connection --count 1
 
 A faulted request has passed the key and rate-limit checks and done nothing else. A 429 carries
-Retry-After and the rate-limit headers, a 503 Retry-After; every faulted answer has the header
+Retry-After and the rate-limit headers, a 503 Retry-After; every faulted response has the header
 X-Reportctl-Fault with the fault's id. --count is used up exactly, also under concurrent requests.`,
     );
 export type AdminFaultsAddOptions = OptionsOf<typeof verb>;
