@@ -168,12 +168,12 @@ describe('every file is read as strict UTF-8', () => {
     });
   });
 
-  it('templates validate gives a file that is not UTF-8 its verdict, invalid, with the offset (exit 1, as for any unreadable file)', async () => {
+  it('templates validate gives a file that is not UTF-8 its verdict, invalid, named, with the offset (exit 2, as for any unreadable file)', async () => {
     for (const sample of NOT_UTF8_SAMPLES) {
       const { file, at } = saved('t.json', templateText(), sample);
       const result = await runInProcess(['templates', 'validate', '--offline', file], { env: suite.env });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toContain(`invalid: cannot read it: ${whereIn(at)}`);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain(`${file}: invalid: cannot read it: ${whereIn(at)}`);
     }
   });
 

@@ -38,7 +38,7 @@ describe('templates validate', () => {
     ]);
   });
 
-  it('gives every file its verdict: unreadable and unparsable files are invalid with a plain reason, the rest still checked', async () => {
+  it('gives every file its verdict: unreadable and unparsable files are invalid with a plain reason, the rest still checked; one unreadable makes it exit 2', async () => {
     const good = write('fine.json', generalBody());
     const missing = join(files, 'missing.json');
     const directory = join(files, 'a-directory.json');
@@ -47,7 +47,7 @@ describe('templates validate', () => {
     writeFileSync(broken, '{"name": "x",\n  "analysisType": }');
     const env = { ...suite.env, REPORTCTL_CONFIG_DIR: tempDir() };
     const result = await runInProcess(['templates', 'validate', missing, directory, broken, good], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout.split('\n').filter((line) => !line.startsWith(' ') && line !== '')).toEqual([
       `${missing}: invalid: cannot read it: no such file`,
       `${directory}: invalid: cannot read it: it is a directory, not a file`,
@@ -56,7 +56,9 @@ describe('templates validate', () => {
     ]);
     expect(result.stderr).not.toMatch(/ENOENT|EISDIR/);
     const json = await runInProcess(['templates', 'validate', missing, good, '--json'], { env });
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(2);
+    // A file that reads but is not a template is a verdict, exit 1.
+    expect((await runInProcess(['templates', 'validate', broken, good], { env })).code).toBe(1);
     expect(json.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
       { file: missing, valid: false, issues: [], reason: 'cannot read it: no such file' },
       { file: good, valid: true, issues: [] },

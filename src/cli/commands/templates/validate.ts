@@ -31,8 +31,9 @@ names only, so a commit that stages one of two files holding a name is refused.
 The catalogs are read once per command and kept for a few minutes per service and key, so a
 loop over many files costs no more requests than one.
 
-Exit status: 0 when every document is valid, 1 when any is not (a file that cannot be read
-or is not JSON is not valid; the others are still checked), 2 on usage errors.`,
+Exit status: 0 when every document is valid, 1 when any is not (a file that is not JSON is
+not valid; the others are still checked), 2 on usage errors and when a file cannot be read or
+is not UTF-8 (its verdict names it; the others are still checked).`,
     );
 export type TemplatesValidateOptions = OptionsOf<typeof verb>;
 
@@ -58,13 +59,15 @@ export async function runTemplatesValidate(files: string[], options: TemplatesVa
     return 'body' in document ? { label, body: document.body, validation: checkTemplateDocument(document.body, catalogs!) } : { label, reason: document.reason };
   });
   if (options.uniqueNames) checked = await (await import('./support/name-clashes.js')).withNameClashes(checked);
-  const named = files.length > 1 || options.uniqueNames === true;
+  // A file that could not be read (missing, a folder, not UTF-8) is named, and makes it exit 2.
+  const unreadable = documents.some((document) => 'unreadable' in document);
+  const named = files.length > 1 || options.uniqueNames === true || unreadable;
   const invalid = await printVerdicts(checked, catalogs, deps, { json: options.json, named });
-  if (invalid > 0) throw invalidDocuments(invalid, files.length, checked[0]!.label);
+  if (invalid > 0) throw invalidDocuments(invalid, files.length, checked[0]!.label, unreadable ? ExitCode.usage : ExitCode.failed);
   return ExitCode.ok;
 }
 
-type Document = { file: string } & ({ body: unknown } | { reason: string });
+type Document = { file: string } & ({ body: unknown } | { reason: string; unreadable?: true });
 
 /** A file's document, or why there is none (`no such file`, `not valid JSON: line 3, …`). */
 async function readDocument(file: string, deps: CliDeps): Promise<Document> {
@@ -72,7 +75,7 @@ async function readDocument(file: string, deps: CliDeps): Promise<Document> {
   try {
     text = await input.readText(file, deps);
   } catch (error) {
-    return { file, reason: `cannot read it: ${input.unreadableReason(error)}` };
+    return { file, reason: `cannot read it: ${input.unreadableReason(error)}`, unreadable: true };
   }
   const parsed = await input.parseJson(text);
   return parsed.success ? { file, body: parsed.value } : { file, reason: parsed.reason };
