@@ -1,14 +1,14 @@
 // `reportctl help reference`: the command tree as Markdown (docs/commands.md) and as man pages.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProgram } from '../../../src/cli/program.js';
 import { ENVIRONMENT } from '../../../src/cli/cmdutil/environment.js';
 import { ExitCode } from '../../../src/cli/cmdutil/errors.js';
 import { runInProcess, testDeps } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/server.js';
-import { BIN } from '../../helpers/cli.js';
+import { BIN, cleanEnv } from '../../helpers/cli.js';
 
 const leafPaths = (): string[] => {
   const program = buildProgram(testDeps().deps, () => {});
@@ -88,6 +88,17 @@ describe('help reference', () => {
     const built = readdirSync(new URL('../../../dist/man/', import.meta.url));
     expect(built).toContain('reportctl-templates-apply.1');
     expect(built.length).toBe(leafPaths().length + 1);
+  });
+
+  it('--man writes pages 0644 in a folder made 0755 whatever the umask: no other user can change what man shows', () => {
+    const dir = join(tempDir(), 'man', '1');
+    // A process of its own: the umask is the process's.
+    const result = spawnSync('/bin/sh', ['-c', 'umask 000 && exec "$0" "$1" help reference --man "$2"', process.execPath, BIN, dir], { encoding: 'utf8', env: cleanEnv() });
+    expect(result.status, result.stderr).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    expect(statSync(join(dir, '..')).mode & 0o777).toBe(0o755);
+    const modes = new Set(readdirSync(dir).map((page) => statSync(join(dir, page)).mode & 0o777));
+    expect(modes).toEqual(new Set([0o644]));
   });
 
   it('--man into a path that cannot be a folder: a one-line error, exit 1', async () => {

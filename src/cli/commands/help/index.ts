@@ -66,9 +66,9 @@ export async function runHelpReference(program: Root, options: HelpReferenceOpti
   const commands = referenceOf(program);
   if (options.man === undefined) return writeData(deps.io.stdout, referenceMarkdown(commands));
   try {
-    await mkdir(options.man, { recursive: true });
+    await mkdir(options.man, { recursive: true, mode: 0o755 });
   } catch (error) {
     throw new CliError(`--man: cannot create ${options.man}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.failed);
   }
-  for (const [file, text] of manPages(commands, program.version() ?? '')) await writeFileAtomically(join(options.man, file), text, '--man');
+  for (const [file, text] of manPages(commands, program.version() ?? '')) await writeFileAtomically(join(options.man, file), text, '--man', 0o644);
 }
