@@ -15,7 +15,7 @@ delete process.env.NODE_EXTRA_CA_CERTS;
  */
 const ISOLATED = [
   // vi.mock replaces a module in the whole registry.
-  'test/formula/function-registry.test.ts',
+  'test/formula/functions.test.ts',
 ];
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+// Across modules: the install of a clone and of the packed tarballs when the Node 20 driver's build fails.
 // A failed build of the optional Node 20 SQLite driver never deletes a tracked file, and the next
 // good install works (docs/storage.md, "When the compile fails"): real `npm ci` and `npm install
 // -g` runs, the compile made to fail by a nodedir that points nowhere.

@@ -1,3 +1,4 @@
+// Across modules: package.json's install scripts, the Node 20 driver package and prepare.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Across modules: the hooks of .pre-commit-hooks.yaml, run by Debian's pre-commit.
 // The hooks of .pre-commit-hooks.yaml, run by Debian's pre-commit as a team's repository would
 // run them (`pre-commit try-repo`, and the README's .pre-commit-config.yaml against a clone of
 // this repository), with the built reportctl on PATH and no service anywhere.

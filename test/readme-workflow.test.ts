@@ -1,3 +1,4 @@
+// Across modules: the README's GitHub workflow, step by step, with the built binary.
 // The README's GitHub workflow, run as GitHub would run it: its jobs and their `run:` steps in
 // order, in bash with `-eo pipefail`, in a fresh checkout of a templates repository, against a
 // real `serve` (the team's service: its URL a repository variable, its key a secret). What

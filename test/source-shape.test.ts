@@ -1,3 +1,4 @@
+// Across modules: the shape of the whole source tree (procedure length).
 // A property of the whole source tree: no procedure in src/ is longer than 60 lines of its own.
 // ESLint's max-lines-per-function counts a nested function inside its parent, so a factory that
 // returns short methods would fail it; this counts each function apart instead.

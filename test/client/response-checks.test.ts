@@ -1,3 +1,4 @@
+// Across modules: the generated response checks against zod (src/contract), their oracle.
 // The generated response checks (src/client/generated/response-checks.js) against zod, their
 // oracle: fresh, each schema's code once, refused where JSON Schema cannot say what zod checks,
 // never looser than their schema on bodies derived from the service's own answers, and passing

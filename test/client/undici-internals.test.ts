@@ -1,3 +1,4 @@
+// Across modules: the undici internals src/client/transport.ts reaches by path, held to undici's own.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 

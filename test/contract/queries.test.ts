@@ -1,3 +1,4 @@
+// Across modules: the query schemas of every list endpoint (templates, queue runs, analyses, pages).
 import { parse } from 'node:querystring';
 import { describe, expect, it } from 'vitest';
 import {

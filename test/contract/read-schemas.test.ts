@@ -1,3 +1,4 @@
+// Across modules: the lenient schemas the client reads the service's resources with (resources.ts, common.ts).
 import { describe, expect, it } from 'vitest';
 import {
   applyTemplateDefaults,

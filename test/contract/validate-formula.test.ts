@@ -1,3 +1,4 @@
+// Across modules: validate-formula's body and result schemas over the formula engine.
 import { describe, expect, it } from 'vitest';
 import { validateFormulaBodySchema, validateFormulaResultSchema } from '../../src/contract/index.js';
 import { issueAt, parsed, pathsOf } from './fixtures.js';

@@ -1,3 +1,4 @@
+// Across modules: the dashboard page (src/dashboard) in a real browser against a real serve.
 // The dashboard in a real browser (Debian's chromium, driven by puppeteer-core) against a real
 // `reportctl serve --demo` on a free port. One browser for the whole file; a fresh tab (and so
 // a fresh sessionStorage) per test. Admin steps are the admin operations called on the same

@@ -1,3 +1,4 @@
+// Across modules: the engine end to end (lexer, parser, checks, evaluate) on the classic vegetation indices.
 import { describe, expect, it } from 'vitest';
 import { checkFormula, evaluate, parse } from '../../src/formula/index.js';
 

@@ -1,3 +1,4 @@
+// Across modules: the engine end to end on input nested deep enough to overflow a naive recursion.
 import { describe, expect, it } from 'vitest';
 import { checkFormula, evaluate, MAX_NESTING_DEPTH, parse, print } from '../../src/formula/index.js';
 

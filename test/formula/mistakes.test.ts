@@ -1,3 +1,4 @@
+// Across modules: the engine's diagnostics for the mistakes people make (names, functions, eps).
 import { describe, expect, it } from 'vitest';
 import { checkFormula, type Diagnostic } from '../../src/formula/index.js';
 

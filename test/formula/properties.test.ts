@@ -1,3 +1,4 @@
+// Across modules: properties of the whole engine over generated formulas (parse, print, evaluate).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkFormula, parse, print, type Diagnostic, type Node } from '../../src/formula/index.js';

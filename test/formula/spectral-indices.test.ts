@@ -1,3 +1,4 @@
+// Across modules: the engine end to end on the 341 formulas of the spectral-index corpus.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkFormula } from '../../src/formula/index.js';

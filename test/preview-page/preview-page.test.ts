@@ -1,3 +1,4 @@
+// Across modules: the preview page (src/preview-page) and its server, in a real browser.
 // The page of `templates preview --watch` in a real browser (Debian's chromium, driven by
 // puppeteer-core): the server started in this process on a file the tests edit, or the built
 // binary where the process itself must go away. One browser for the file, a fresh tab (and so a

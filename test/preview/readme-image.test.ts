@@ -1,3 +1,4 @@
+// Across modules: the README's preview image, drawn from the demo data, kept fresh.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Across modules: renderTemplateSvg (page.ts, svg.ts, colour scales): the page, its problems, indices.
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { presets, vegetationIndexDefaults } from '../../src/contract/default-catalogs.js';

@@ -1,3 +1,4 @@
+// Across modules: faults as the CLI meets them on a real socket.
 // Faults as the CLI meets them on a real socket: a fake service on 127.0.0.1 that refuses,
 // breaks, stalls or misbehaves on demand, which a real `reportctl serve` never does. The CLI
 // runs in this process on a fake clock, which records each wait (back-off, Retry-After)

@@ -1,3 +1,4 @@
+// Across modules: every endpoint of a real server fuzzed over raw sockets.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type IssuedKey, type TestServer } from '../helpers/server.js';

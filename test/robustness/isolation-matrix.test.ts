@@ -1,3 +1,4 @@
+// Across modules: account isolation over every endpoint and method of the OpenAPI document.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Across modules: a running serve against slow clients, a full disk and files not its own.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';

@@ -1,3 +1,4 @@
+// Across modules: the globalSetup that refuses a stale dist/ (test/setup/fresh-build.ts).
 // The globalSetup that refuses a stale dist/, on a throwaway tree whose times are set by hand.
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
