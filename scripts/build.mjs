@@ -84,7 +84,7 @@ try {
   const esmOnly = [
     ...new Set(Object.values(cli.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path))),
   ].filter((name) => !name.startsWith('.') && !name.startsWith('node:') && !isBuiltin(name) && isEsmOnly(name));
-  if (esmOnly.length > 0) throw new Error(`build: load ${esmOnly.join(', ')} with importPackage (src/cli/cmdutil/import-package.ts): they are ES modules only`);
+  if (esmOnly.length > 0) throw new Error(`build: load ${esmOnly.join(', ')} with importPackage (src/cli/iostreams/import-package.ts): they are ES modules only`);
   for (const file of new Set([...vendorSpecifiers].map(vendorFile))) {
     const specifiers = [...vendorSpecifiers].filter((name) => vendorFile(name) === file).sort();
     const loaders = specifiers.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`);

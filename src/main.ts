@@ -2,7 +2,7 @@
 // read the process (its platform, the proxy variables, a child's group) are listed in docs/development.md.
 import { reportError, runCli, wantsJsonErrors } from './cli/program.js';
 import { systemClock } from './cli/cmdutil/context.js';
-import { systemDeps } from './cli/cmdutil/system-deps.js';
+import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/cmdutil/errors.js';
 
 /** Runs the command on the command line, and ends the process with its exit code. */

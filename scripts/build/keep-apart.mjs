@@ -2,10 +2,10 @@ import { compiledFrom, standIns } from './shared.mjs';
 
 /**
  * Files of their own, beside the CLI's: the embedded service (src/embedded.ts) and the one
- * import() of ESM-only packages (src/cli/cmdutil/import-package.ts; see there why). The client's
+ * import() of ESM-only packages (src/cli/iostreams/import-package.ts; see there why). The client's
  * generated checks are files apart too, one per check (see checkFiles).
  */
-export const APART = { embedded: 'src/embedded.ts', 'import-package': 'src/cli/cmdutil/import-package.ts' };
+export const APART = { embedded: 'src/embedded.ts', 'import-package': 'src/cli/iostreams/import-package.ts' };
 const apart = Object.keys(APART);
 /** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
 const cached = new Set(['embedded']);

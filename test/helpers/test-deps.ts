@@ -7,7 +7,7 @@ import { systemClock, type CliDeps, type Clock } from '../../src/cli/cmdutil/con
 import type { Editor } from '../../src/cli/iostreams/editor.js';
 import type { IOStreams } from '../../src/cli/iostreams/io.js';
 import type { Prompter } from '../../src/cli/iostreams/prompter.js';
-import { systemDeps } from '../../src/cli/cmdutil/system-deps.js';
+import { systemDeps } from '../../src/cli/system-deps.js';
 import { cleanEnv } from './cli.js';
 
 /** A stream that keeps what is written to it. */

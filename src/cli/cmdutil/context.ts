@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ServiceApi } from '../../client/api.js';
-import type { Settings } from '../session/config.js';
+import type { KeyHeader } from '../../client/key-headers.js';
 import type { Editor } from '../iostreams/editor.js';
 import type { Env, IOStreams } from '../iostreams/io.js';
 import type { Prompter } from '../iostreams/prompter.js';
@@ -49,6 +49,17 @@ export interface ApiTuning {
   maxResponseBytes?: number;
   /** A profile missing from the config file is not refused: `auth login` creates it, `doctor` reports it. */
   newProfile?: true;
+}
+
+/** The service a command talks to and how: flag, environment, profile and default resolved (session/config.ts). */
+export interface Settings {
+  profileName: string;
+  baseUrl: string;
+  apiKey?: string;
+  keyHeader: KeyHeader;
+  language: 'en' | 'es';
+  /** Where each value came from, for `config list` and `doctor`. */
+  sources: { baseUrl: string; apiKey: string };
 }
 
 /** What a command that talks to the service needs, built once per invocation. */

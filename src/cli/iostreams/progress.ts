@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Ora } from 'ora';
-import { importPackage } from '../cmdutil/import-package.js';
+import { importPackage } from './import-package.js';
 
 /** Resolves after `ms`, or early (without throwing) when `signal` aborts: the command's clock. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -1,5 +1,5 @@
 import type { Streams } from './io.js';
-import { importPackage } from '../cmdutil/import-package.js';
+import { importPackage } from './import-package.js';
 
 /** A line between choices of a select. */
 export const SEPARATOR = { separator: true } as const;

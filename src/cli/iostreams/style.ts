@@ -1,4 +1,4 @@
-import { importPackage } from '../cmdutil/import-package.js';
+import { importPackage } from './import-package.js';
 
 /** Colour functions. Plain identity when colour is off, so chalk is loaded only when it is on. */
 export interface Style {

@@ -4,7 +4,7 @@
  */
 
 import type JqWebReady from 'jq-web';
-import { requireJqWeb } from '../cmdutil/import-package.js';
+import { requireJqWeb } from '../iostreams/import-package.js';
 
 /** What one jq run gave: its output, its diagnostics and its exit status, as the jq program's. */
 export interface JqRun {

@@ -3,9 +3,10 @@ import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { KeyHeader } from '../../client/key-headers.js';
 import type { Env } from '../iostreams/io.js';
+import type { Settings } from '../cmdutil/context.js';
 import { NOT_UTF8_HINT, UsageError } from '../cmdutil/errors.js';
 import { decodeUtf8, NotUtf8Error } from '../../encoding/utf8.js';
-import { importPackage } from '../cmdutil/import-package.js';
+import { importPackage } from '../iostreams/import-package.js';
 import { closestMatch } from '../../contract/closest-match.js';
 
 /** One named set of connection settings in the config file. */
@@ -121,16 +122,6 @@ function createPrivateFolder(folder: string): void {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4747';
 export const DEFAULT_PROFILE = 'default';
-
-export interface Settings {
-  profileName: string;
-  baseUrl: string;
-  apiKey?: string;
-  keyHeader: KeyHeader;
-  language: 'en' | 'es';
-  /** Where each value came from, for `config list` and `doctor`. */
-  sources: { baseUrl: string; apiKey: string };
-}
 
 interface SettingFlags {
   baseUrl?: string;

@@ -1,5 +1,5 @@
-import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type ConfigShape, type Settings } from './config.js';
-import type { ApiTuning, CliDeps, GlobalOptions, Session } from '../cmdutil/context.js';
+import { keyForAnotherService, readConfig, resolveSettings, unknownProfile, type ConfigShape } from './config.js';
+import type { ApiTuning, CliDeps, GlobalOptions, Session, Settings } from '../cmdutil/context.js';
 import { UsageError } from '../cmdutil/errors.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { writeLine } from '../iostreams/io.js';

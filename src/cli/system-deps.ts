@@ -1,8 +1,8 @@
-import type { CliDeps, Session } from './context.js';
-import { shellEditor } from '../iostreams/editor.js';
-import { IOStreams, type Streams } from '../iostreams/io.js';
-import { inquirerPrompter } from '../iostreams/prompter.js';
-import { connect as connectSession } from '../session/session.js';
+import type { CliDeps, Session } from './cmdutil/context.js';
+import { shellEditor } from './iostreams/editor.js';
+import { IOStreams, type Streams } from './iostreams/io.js';
+import { inquirerPrompter } from './iostreams/prompter.js';
+import { connect as connectSession } from './session/session.js';
 
 export type BaseDeps = Omit<CliDeps, 'io' | 'api' | 'prompter' | 'editor'> & { streams: Streams };
 
