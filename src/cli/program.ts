@@ -20,7 +20,7 @@ import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } fro
 import { explainError, failureJson } from './cmdutil/explain.js';
 import { writeLine } from './iostreams/io.js';
 import { withGlobalOptions, type Root } from './cmdutil/verb.js';
-import { jqCompileError, jqExpression, JqOutput, withJson } from './output/jq.js';
+import { jqCompileError, jqExpression, JqOutput, jqTimeLimit, withJson } from './output/jq.js';
 import { escapeControls } from './iostreams/sanitize.js';
 import { refuseEmptyArguments } from './session/resolve.js';
 
@@ -153,8 +153,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps, only?: Regi
   try {
     // jq loads only here: no other command pays for compiling its WebAssembly.
     const { loadJq } = await import('./output/jq-engine.js');
-    const engine = await loadJq();
-    const compileError = jqCompileError(engine, expression);
+    const engine = loadJq(jqTimeLimit(deps.env));
+    const compileError = await jqCompileError(engine, expression);
     if (compileError !== undefined) {
       report(new UsageError(compileError));
       return ExitCode.usage;
@@ -170,6 +170,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps, only?: Regi
   } catch (error) {
     return reportError(error, deps, jsonErrors, argv);
   }
+  // Ctrl-C during a jq run ended the command, whatever it would have returned.
+  if (output.failure?.exitCode === ExitCode.interrupted) return ExitCode.interrupted;
   return code === ExitCode.ok && output.failure ? output.failure.exitCode : code;
 }
 

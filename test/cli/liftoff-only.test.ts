@@ -111,6 +111,18 @@ describe("undici's HTTP parser, compiled with Liftoff only", () => {
     expect(result.stdout).toBe('');
   });
 
+  it('with --jq, jq\'s WebAssembly is compiled with Liftoff only as well, and every cache read after it is taken', () => {
+    const { status, stdout, stderr, seen } = traced(['templates', 'get', templateId, '--jq', '.id'], suite.env);
+    expect(status, stderr).toBe(0);
+    expect(stdout).toBe(`${templateId}\n`);
+    // jq's module, its two runs (the expression's check, then the answer), then undici's parser.
+    const liftoff = expect.stringMatching(/^flags --liftoff-only$/);
+    const back = expect.stringMatching(/^flags --no-liftoff-only$/);
+    expect(seen.events).toEqual([...JIT_TIERS, liftoff, 'compile', back, liftoff, back, ...LIFTOFF_ONLY_COMPILE.slice(JIT_TIERS.length), liftoff, back]);
+    expect(seen.caches.map((cache) => basename(cache.file))).toEqual(expect.arrayContaining(['main.cjs', 'vendor-undici.cjs']));
+    expect(seen.caches.filter((cache) => cache.rejected)).toEqual([]);
+  });
+
   it('an offline command compiles no parser at all', () => {
     const { status, stderr, seen } = traced(['formula', 'check', 'NIR/(R+eps)']);
     expect(status, stderr).toBe(0);

@@ -10,6 +10,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['REPORTCTL_CACHE_DIR', 'where catalogs and compiled code are cached (default ~/.cache/reportctl; compiled code in ~/Library/Caches/reportctl on macOS, %LOCALAPPDATA%\\reportctl\\Cache on Windows)'],
   ['REPORTCTL_NO_CACHE', '1: compile the code at every start and keep no compiled code'],
   ['REPORTCTL_TIMEOUT_MS', 'how long to wait for an answer, headers and body together (default 30000)'],
+  ['REPORTCTL_JQ_TIMEOUT_MS', 'how long --jq may run over one input before it is stopped (default 30000)'],
   ['REPORTCTL_JSON_ERRORS', '1: failures as one JSON line on stderr for every command, as with --json'],
   ['REPORTCTL_DEBUG', 'set: a stack trace after an unexpected error'],
   ['NO_COLOR', 'set and not empty: no colours'],
