@@ -187,11 +187,16 @@ const spread = (values) => {
   return [sorted[Math.floor(sorted.length / 4)], sorted[Math.floor((3 * sorted.length) / 4)]];
 };
 
-/** The same command run from the --baseline checkout, with a database of its own for admin (an older build refuses a newer schema). */
+/**
+ * The same command run from the --baseline checkout, with a database of its own for admin (an
+ * older build refuses a newer schema) and a cache folder of its own (a copy of the same build
+ * that sets other V8 flags would otherwise replace this one's caches at every run).
+ */
+const baselineCache = { REPORTCTL_CACHE_DIR: join(work, 'cache-baseline') };
 const before = ({ command, args, env: extra }) => ({
   command,
   args: args.map((arg) => (arg === bin ? join(beforeDir, 'bin', 'reportctl.js') : arg === adminDb ? `${adminDb}.baseline` : arg)),
-  env: extra,
+  env: () => ({ ...baselineCache, ...extra?.() }),
 });
 // The warm-up: each command's first run makes its code caches (and warms the file cache).
 for (const name of selected) once(commands[name]);

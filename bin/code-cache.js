@@ -94,6 +94,7 @@ function saveAtExit(script, folder, cacheFile) {
 }
 
 function saveCaches() {
+  if (unsaved.length === 0) return;
   const { folder } = unsaved[0];
   let made;
   try {
@@ -120,7 +121,24 @@ function saveCaches() {
       fs.rmSync(temporary, { force: true });
     }
   }
+  unsaved.length = 0;
   if (made !== undefined) prune(path.dirname(folder), path.basename(folder));
+}
+
+/**
+ * Ends the process with `code`, its caches written first. Node 24 turned on V8's background
+ * Maglev and Sparkplug compilers: a background compile that waits for a garbage collection while
+ * process.exit joins V8's threads deadlocks the exit, and a finished command never ends, not even
+ * on SIGTERM (nodejs/node#54918). So no new background compile, and one turn of the event loop
+ * for those under way (a collection they wait for runs in it), then the exit. Set only here,
+ * after the caches: V8 takes a cache only under the flags it was made with, and changing them
+ * at start made Node compile every built-in module it loaded later without its own cache.
+ */
+function endProcess(code) {
+  saveCaches();
+  if (Number(process.versions.node.split('.')[0]) < 23) process.exit(code);
+  require('node:v8').setFlagsFromString('--no-maglev --no-concurrent-sparkplug');
+  setImmediate(() => process.exit(code));
 }
 
 /** Keeps the KEPT most recently made cache folders (`keep`, just made, among them). */
@@ -171,4 +189,4 @@ function compile(file, parent, kind) {
   };
 }
 
-module.exports = { loadCompiled, userCacheFolder, WRAPPER_START };
+module.exports = { endProcess, loadCompiled, userCacheFolder, WRAPPER_START };

@@ -2,12 +2,6 @@
 // CommonJS (see bin/package.json): the built CLI is one CommonJS file, compiled from a V8 code
 // cache of this Node's where there is one (code-cache.js).
 'use strict';
-// Node 24 turned on V8's background Maglev and Sparkplug compilers (Node 20 and 22 have both off):
-// a background compile that waits for a garbage collection while process.exit joins V8's threads
-// deadlocks the exit, and a finished command never ends (nodejs/node#54918). Turned off before
-// anything compiles, since V8 takes a code cache only under the flags it was made with; not set
-// where they are off already (loading node:v8 costs a start some 2 ms).
-if (Number(process.versions.node.split('.')[0]) >= 23) require('node:v8').setFlagsFromString('--no-maglev --no-concurrent-sparkplug');
 const path = require('node:path');
 const { loadCompiled, userCacheFolder } = require('./code-cache.js');
 
