@@ -60,6 +60,11 @@ function commandNamed(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** `--version` alone: nothing to register (without a command, commander shows the tree in its help). */
+function versionOnly(argv: readonly string[] | undefined): boolean {
+  return argv !== undefined && argv.length > 0 && argv.every((word) => word === '--version' || word === '-V');
+}
+
 /**
  * The program, with every command, or with only the group `argv` names: registering the
  * whole tree costs more than some commands take to run (bench/startup.mjs). Help, suggestions
@@ -111,7 +116,7 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
   program.hook('preAction', (_program, verb) => refuseEmptyArguments(verb));
   if (only) {
     only(program, deps, wrap);
-  } else {
+  } else if (!versionOnly(argv)) {
     const named = argv === undefined ? undefined : commandNamed(argv);
     // `help` shows any command: the whole tree.
     const group = named === 'help' ? undefined : groups.find(([name]) => name === named);

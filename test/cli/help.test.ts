@@ -30,6 +30,10 @@ describe('help', () => {
     expect(text).toMatch(/Examples?:\n\s+\$ .*reportctl /);
   });
 
+  it('--version and -V print the version (no command is registered for them)', async () => {
+    for (const flag of ['--version', '-V']) expect(await runInProcess([flag])).toMatchObject({ code: 0, stdout: '0.0.0-dev\n', stderr: '' });
+  });
+
   it('shows defaults of flags that have them', async () => {
     const { deps, stdout } = testDeps();
     await runCli(['serve', '--help'], deps);
