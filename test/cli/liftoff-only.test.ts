@@ -116,11 +116,18 @@ describe("undici's HTTP parser, compiled with Liftoff only", () => {
     expect(status, stderr).toBe(0);
     expect(stdout).toBe(`${templateId}\n`);
     // jq's module, its two runs (the expression's check, then the answer), then undici's parser.
-    const liftoff = expect.stringMatching(/^flags --liftoff-only$/);
-    const back = expect.stringMatching(/^flags --no-liftoff-only$/);
+    const liftoff = expect.stringMatching(/^flags --liftoff-only /);
+    const back = expect.stringMatching(/^flags --no-liftoff-only /);
     expect(seen.events).toEqual([liftoff, 'compile', back, liftoff, back, ...LIFTOFF_ONLY_COMPILE, liftoff, back, ...EXIT_TIERS]);
     expect(seen.caches.map((cache) => basename(cache.file))).toEqual(expect.arrayContaining(['main.cjs', 'vendor-undici.cjs']));
     expect(seen.caches.filter((cache) => cache.rejected)).toEqual([]);
+  });
+
+  it('no function of the parser is optimised later either (V8 tiers Liftoff code up by default; a catalog makes it busy)', () => {
+    const result = spawnSync(process.execPath, ['--trace-wasm-compilation-times', BIN, 'catalogs', 'report-types'], { encoding: 'utf8', env: cleanEnv(suite.env) });
+    expect(result.status, result.stderr).toBe(0);
+    const tiers = new Set([...result.stdout.matchAll(/^Compiled function \S+ using (\w+)/gm)].map((match) => match[1]));
+    expect(tiers).toEqual(new Set(['Liftoff']));
   });
 
   it('an offline command compiles no parser at all', () => {

@@ -85,10 +85,11 @@ function edited(source: string): string {
 
 // Liftoff only, compiled function by function as jq reaches it: V8's default would also
 // optimise in the background, CPU that a filter over one answer never pays back
-// (docs/performance.md). Set around each run and set back after, as V8 takes code caches only
-// under the flags they were made with.
-const LIFTOFF_ONLY = '--liftoff-only';
-const DEFAULTS = '--no-liftoff-only';
+// (docs/performance.md); without dynamic tiering when the module is made, Node 24's V8 does not
+// optimise it later either. Set around each run and set back after, as V8 takes code caches
+// only under the flags they were made with.
+const LIFTOFF_ONLY = '--liftoff-only --no-wasm-dynamic-tiering --no-wasm-tier-up';
+const DEFAULTS = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering';
 
 function liftoffOnly<T>(work: () => T): T {
   setFlagsFromString(LIFTOFF_ONLY);
