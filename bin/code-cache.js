@@ -166,20 +166,40 @@ function loadCompiled(file, parent, kind) {
   return loadedFiles.get(file);
 }
 
+/** The build whose files this process loaded first: the key of caches of other code it compiles. */
+let firstBuild = null;
+
+/** A script of `source` (named `file`), from `cacheName`'s cache in the folder of `build`'s caches where there is a usable one. */
+function scriptOf(source, file, build, cacheName) {
+  let folder = cacheFolderOf(build);
+  if (folder !== null && !trusted(folder)) folder = null;
+  const cacheFile = folder === null ? null : path.join(folder, `${cacheName}.cache`);
+  const cache = cacheFile === null ? null : readOrNull(cacheFile);
+  const vm = require('node:vm');
+  const script = new vm.Script(source, { filename: file, ...(cache === null ? {} : { cachedData: cache }) });
+  // V8 refuses a cache of another V8, of other flags or of another source length.
+  if (cacheFile !== null && (cache === null || script.cachedDataRejected)) saveAtExit(script, folder, cacheFile);
+  return script;
+}
+
+/**
+ * The value of `expression`, the text of a package file made into one expression (a function),
+ * compiled from a cache kept beside the build's as `name`: code that loads on demand from
+ * node_modules, not through Node's loader (jq-web's jq.js). Compiled without a cache where no
+ * build was loaded (from src/ under the tests).
+ */
+function compileExpression(expression, file, name) {
+  if (firstBuild === null) return require('node:vm').runInThisContext(expression, { filename: file });
+  return scriptOf(expression, file, firstBuild, name).runInThisContext();
+}
+
 function compile(file, parent, kind) {
   const source = readOrNull(file, 'utf8');
   const build = source === null ? null : buildIdOf(source);
   // Not one of the build's wrapped files (or none at all): Node's loader says what is wrong.
   if (build === null) return () => require(file);
-  let folder = cacheFolderOf(build);
-  if (folder !== null && !trusted(folder)) folder = null;
-  const cacheFile = folder === null ? null : path.join(folder, `${path.basename(file)}${kind ? `.${kind}` : ''}.cache`);
-  const cache = cacheFile === null ? null : readOrNull(cacheFile);
-
-  const vm = require('node:vm');
-  const script = new vm.Script(source, { filename: file, ...(cache === null ? {} : { cachedData: cache }) });
-  // V8 refuses a cache of another V8, of other flags or of another source length.
-  if (cacheFile !== null && (cache === null || script.cachedDataRejected)) saveAtExit(script, folder, cacheFile);
+  firstBuild ??= build;
+  const script = scriptOf(source, file, build, `${path.basename(file)}${kind ? `.${kind}` : ''}`);
   return () => {
     const loaded = new Module(file, parent);
     loaded.filename = file;
@@ -189,4 +209,4 @@ function compile(file, parent, kind) {
   };
 }
 
-module.exports = { endProcess, loadCompiled, userCacheFolder, WRAPPER_START };
+module.exports = { compileExpression, endProcess, loadCompiled, userCacheFolder, WRAPPER_START };

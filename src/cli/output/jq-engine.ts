@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { Script, compileFunction } from 'node:vm';
+import { Script } from 'node:vm';
+import { compileExpression } from '../../../bin/code-cache.js';
 import { jqWebFile } from '../cmdutil/import-package.js';
 
 /** What one jq run gave: its output (one compact JSON text per line), its diagnostics and jq's exit status. */
@@ -140,8 +141,11 @@ interface Loaded {
 
 function load(): Loaded {
   const script = jqWebFile('jq.js');
-  const compiled = compileFunction(edited(readFileSync(script, 'utf8')), ['require', '__filename', '__dirname'], { filename: script });
-  const factory = compiled(createRequire(script), script, dirname(script)) as Factory;
+  // Compiled from a code cache where there is one, as the build's files are (bin/code-cache.js).
+  const compiled = compileExpression(`(function (require, __filename, __dirname) {\n${edited(readFileSync(script, 'utf8'))}\n})`, script, 'jq-web.js') as (
+    ...args: [NodeJS.Require, string, string]
+  ) => Factory;
+  const factory = compiled(createRequire(script), script, dirname(script));
   const wasm = liftoffOnly(() => new WebAssembly.Module(readFileSync(jqWebFile('jq.wasm'))));
   return { factory, wasm };
 }
