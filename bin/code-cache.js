@@ -182,6 +182,33 @@ function scriptOf(source, file, build, cacheName) {
   return script;
 }
 
+/** The folder of the caches of the build this process loaded first, where it may be used; else null. */
+function firstBuildFolder() {
+  const folder = firstBuild === null ? null : cacheFolderOf(firstBuild);
+  return folder !== null && trusted(folder) ? folder : null;
+}
+
+/** Text kept beside the build's caches as `name` (something derived from the build alone), or null. */
+function keptText(name) {
+  const folder = firstBuildFolder();
+  return folder === null ? null : readOrNull(path.join(folder, name), 'utf8');
+}
+
+/** Keeps `text` as `name` beside the build's caches, whole or not at all; a folder that refuses it costs nothing else. */
+function keepText(name, text) {
+  const folder = firstBuildFolder();
+  if (folder === null) return;
+  const temporary = path.join(folder, `${name}.${process.pid}.tmp`);
+  try {
+    const made = fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(temporary, path.join(folder, name));
+    if (made !== undefined) prune(path.dirname(folder), path.basename(folder));
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
 /**
  * The value of `expression`, the text of a package file made into one expression (a function),
  * compiled from a cache kept beside the build's as `name`: code that loads on demand from
@@ -209,4 +236,4 @@ function compile(file, parent, kind) {
   };
 }
 
-module.exports = { compileExpression, endProcess, loadCompiled, userCacheFolder, WRAPPER_START };
+module.exports = { compileExpression, endProcess, keepText, keptText, loadCompiled, userCacheFolder, WRAPPER_START };

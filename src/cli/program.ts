@@ -23,6 +23,7 @@ import { withGlobalOptions, type Root } from './cmdutil/verb.js';
 import { jqCompileError, jqExpression, JqOutput, jqTimeLimit, withJson } from './output/jq.js';
 import { escapeControls } from './iostreams/sanitize.js';
 import { refuseEmptyArguments } from './session/resolve.js';
+import { keepSummary, keptSummary, rootHelpOnly, showSummary } from './root-help.js';
 
 /** Registers a top-level command (and its subcommands) on the program. */
 export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
@@ -117,12 +118,18 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
   if (only) {
     only(program, deps, wrap);
   } else if (!versionOnly(argv)) {
+    const summary = rootHelpOnly(argv) ? keptSummary() : undefined;
+    if (summary) {
+      showSummary(program, summary);
+      return program;
+    }
     const named = argv === undefined ? undefined : commandNamed(argv);
     // `help` shows any command: the whole tree.
     const group = named === 'help' ? undefined : groups.find(([name]) => name === named);
     for (const [, register] of group ? [group] : groups) register(program, deps, wrap);
   }
   for (const group of program.commands) summariseVerbs(group);
+  if (rootHelpOnly(argv)) keepSummary(program);
   return program;
 }
 

@@ -149,8 +149,15 @@ describe('the first run makes the cache, in the user\'s cache folder', () => {
       expect(run(dir, args, { REPORTCTL_CACHE_DIR: cache }).code).toBe(0);
     }
     const [key] = keyFolders(cache);
-    // The service's own files (dist/embedded.cjs) get theirs beside the CLI's.
-    expect(readdirSync(join(cache, 'code', key!)).sort()).toEqual(['embedded.cjs.cache', 'main.cjs.admin.cache', 'main.cjs.formula.cache', 'main.cjs.root.cache', 'main.cjs.templates.cache']);
+    // The service's own files (dist/embedded.cjs) get theirs beside the CLI's, and the root help its list (src/cli/root-help.ts).
+    expect(readdirSync(join(cache, 'code', key!)).sort()).toEqual([
+      'embedded.cjs.cache',
+      'main.cjs.admin.cache',
+      'main.cjs.formula.cache',
+      'main.cjs.root.cache',
+      'main.cjs.templates.cache',
+      'root-help.json',
+    ]);
     // V8 refuses a cache made under other flags: they get a folder of their own.
     run(dir, FORMULA, { REPORTCTL_CACHE_DIR: cache, NODE_OPTIONS: '--max-old-space-size=200' });
     expect(keyFolders(cache)).toHaveLength(2);
