@@ -90,7 +90,39 @@ const unsaved = [];
 
 function saveAtExit(script, folder, cacheFile) {
   if (unsaved.length === 0) process.once('exit', saveCaches);
-  unsaved.push({ script, folder, cacheFile });
+  unsaved.push({ script, folder, cacheFile, tiersOff });
+}
+
+/**
+ * Node 24 turned on V8's background Maglev and Sparkplug compilers: a background compile that
+ * waits for a garbage collection while process.exit joins V8's threads deadlocks the exit, and a
+ * finished command never ends, not even on SIGTERM (nodejs/node#54918). They are turned off
+ * once a command has loaded what it needs and before its work gets busy (turnTiersOff): changing
+ * V8's flags makes Node compile every built-in module it loads afterwards without its own code
+ * cache (some 8 ms of a command's start when done first). Node 20 and 22 have both off.
+ */
+const TIERS_MATTER = Number(process.versions.node.split('.')[0]) >= 23;
+const TIERS_OFF = '--no-maglev --no-concurrent-sparkplug';
+const TIERS_ON = '--maglev --concurrent-sparkplug';
+let tiersOff = false;
+
+/** Turns Node 24's background JIT compilers off for the rest of the process (see TIERS_MATTER). */
+function turnTiersOff() {
+  if (!TIERS_MATTER || tiersOff) return;
+  require('node:v8').setFlagsFromString(TIERS_OFF);
+  tiersOff = true;
+}
+
+/** Runs `make` under the JIT tiers a script was compiled under: V8 takes a cache only under the flags it was made with. */
+function underTiers(off, make) {
+  if (off === tiersOff) return make();
+  const v8 = require('node:v8');
+  v8.setFlagsFromString(off ? TIERS_OFF : TIERS_ON);
+  try {
+    return make();
+  } finally {
+    v8.setFlagsFromString(tiersOff ? TIERS_OFF : TIERS_ON);
+  }
 }
 
 function saveCaches() {
@@ -102,7 +134,7 @@ function saveCaches() {
   } catch {
     return;
   }
-  for (const { script, cacheFile } of unsaved) {
+  for (const { script, cacheFile, tiersOff: compiledOff } of unsaved) {
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     let fd;
     try {
@@ -112,7 +144,7 @@ function saveCaches() {
       return;
     }
     try {
-      fs.writeFileSync(fd, script.createCachedData());
+      fs.writeFileSync(fd, underTiers(compiledOff, () => script.createCachedData()));
       fs.closeSync(fd);
       fd = undefined;
       fs.renameSync(temporary, cacheFile);
@@ -126,18 +158,16 @@ function saveCaches() {
 }
 
 /**
- * Ends the process with `code`, its caches written first. Node 24 turned on V8's background
- * Maglev and Sparkplug compilers: a background compile that waits for a garbage collection while
- * process.exit joins V8's threads deadlocks the exit, and a finished command never ends, not even
- * on SIGTERM (nodejs/node#54918). So no new background compile, and one turn of the event loop
- * for those under way (a collection they wait for runs in it), then the exit. Set only here,
- * after the caches: V8 takes a cache only under the flags it was made with, and changing them
- * at start made Node compile every built-in module it loaded later without its own cache.
+ * Ends the process with `code`, its caches written first. On Node 24 the background JIT
+ * compilers are turned off (where the command did not already) and one turn of the event loop
+ * lets compiles under way finish (a collection they wait for runs in it) before process.exit.
  */
 function endProcess(code) {
   saveCaches();
-  if (Number(process.versions.node.split('.')[0]) < 23) process.exit(code);
-  require('node:v8').setFlagsFromString('--no-maglev --no-concurrent-sparkplug');
+  if (!TIERS_MATTER) process.exit(code);
+  const wasOff = tiersOff;
+  turnTiersOff();
+  if (wasOff) process.exit(code);
   setImmediate(() => process.exit(code));
 }
 
@@ -236,4 +266,4 @@ function compile(file, parent, kind) {
   };
 }
 
-module.exports = { compileExpression, endProcess, keepText, keptText, loadCompiled, userCacheFolder, WRAPPER_START };
+module.exports = { compileExpression, endProcess, keepText, keptText, loadCompiled, turnTiersOff, userCacheFolder, WRAPPER_START };

@@ -10,7 +10,11 @@
 const LIFTOFF_ONLY = '--liftoff-only --no-wasm-lazy-compilation --no-wasm-dynamic-tiering --no-wasm-tier-up';
 const DEFAULTS = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation';
 
-/** A WebAssembly.Module of `bytes`, compiled now, with Liftoff only. */
+/**
+ * A WebAssembly.Module of `bytes`, compiled now, with Liftoff only. Called at a network command's
+ * first connection: its modules are loaded, and its busy part (reading answers) is ahead, so
+ * Node 24's background JIT compilers go off here (bin/code-cache.js, turnTiersOff).
+ */
 function compileLiftoffOnly(bytes) {
   const v8 = require('node:v8');
   v8.setFlagsFromString(LIFTOFF_ONLY);
@@ -18,6 +22,7 @@ function compileLiftoffOnly(bytes) {
     return new WebAssembly.Module(bytes);
   } finally {
     v8.setFlagsFromString(DEFAULTS);
+    require('./code-cache.js').turnTiersOff();
   }
 }
 

@@ -3,7 +3,7 @@
 // cache of this Node's where there is one (code-cache.js).
 'use strict';
 const path = require('node:path');
-const { loadCompiled, userCacheFolder } = require('./code-cache.js');
+const { loadCompiled, turnTiersOff, userCacheFolder } = require('./code-cache.js');
 
 // Node's own compile cache serves what its module loader compiles: the packages a command
 // loads on demand. It made `doctor` faster on Node 24 and slower on 22; Node 20 has none.
@@ -19,4 +19,7 @@ if (process.env.REPORTCTL_NO_CACHE !== '1' && Number(process.versions.node.split
 // version and anything else share `root`. test/cli/code-cache.test.ts holds this to the tree.
 const COMMANDS = new Set(['templates', 'catalogs', 'queues', 'queue-runs', 'analyses', 'api', 'config', 'auth', 'formula', 'serve', 'parity', 'admin', 'completion', '__complete', 'doctor', 'help']);
 const kind = process.argv.slice(2).find((arg) => COMMANDS.has(arg)) ?? 'root';
+// The long-running commands (a service, a comparison of two) turn Node 24's background JIT
+// compilers off from the start (code-cache.js): a few ms once, and no busy stretch with them on.
+if (kind === 'serve' || kind === 'parity') turnTiersOff();
 loadCompiled(path.join(__dirname, '..', 'dist', 'main.cjs'), module, kind).main();
