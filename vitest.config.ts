@@ -21,8 +21,9 @@ const ISOLATED = [
 export default defineConfig({
   test: {
     // Says once which tests a missing program (zsh, fish) keeps from running; refuses a dist/
-    // older than src/ (many tests run the built binary).
-    globalSetup: ['test/setup/programs.ts', 'test/setup/fresh-build.ts'],
+    // older than src/ (many tests run the built binary); keeps the built CLI's code caches in a
+    // folder of the run's.
+    globalSetup: ['test/setup/programs.ts', 'test/setup/fresh-build.ts', 'test/setup/cache-folder.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores here: child-process and server tests share them.

@@ -3,21 +3,20 @@
 // to a browser: serve's dashboard into dist/dashboard/, `templates preview --watch`'s into
 // dist/preview-page/. Other packages stay outside and load where a command needs them;
 // esbuild runs each module's body on first use. CommonJS files start measurably faster than a
-// tree of ES modules, and compiling a file is most of a short command's start-up, so the build
-// leaves V8's code cache beside each of the three (`<file>.cache`, used through
-// bin/code-cache.js). ESM-only packages (chalk, ora, conf, inquirer) are loaded with import()
-// from a small file apart.
+// tree of ES modules, and compiling a file is most of a short command's start-up, so each file
+// V8 may compile from a code cache is wrapped for bin/code-cache.js, which keeps the caches in
+// the user's cache folder. ESM-only packages (chalk, ora, conf, inquirer) are loaded with
+// import() from a small file apart.
 // Each piece of the build's start-up work is a module of scripts/build/ (docs/performance.md
 // keeps their ledger); this file runs them in order.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { binFiles } from './build/bin-files.mjs';
 import { CHECKS, CHECKS_SOURCE, checkFiles } from './build/check-files.mjs';
-import { writeCodeCaches } from './build/code-caches.mjs';
 import { buildBrowserPages } from './build/browser-pages.mjs';
 import { isEsmOnly } from './build/esm-only.mjs';
 import { APART, keepApart } from './build/keep-apart.mjs';
@@ -60,13 +59,14 @@ const common = {
   define: { __VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 };
+const { WRAPPER_START } = require('../bin/code-cache.js');
+/** Stands for the build's id in each wrapped file until the files are made and hashed. */
+const PENDING_ID = 'ffffffffffffffff';
 try {
-  // The id ties dist/main.cjs.cache to this build (see bin/reportctl.js).
-  const buildId = randomBytes(8).toString('hex');
   // Each file V8 compiles from a cache (bin/code-cache.js) is one function expression, the
   // wrapper Node's loader would add: compiled as it is read, with no second copy of the text.
   const compiledWhole = {
-    banner: { js: `${require('../bin/code-cache.js').WRAPPER_START}${buildId}` },
+    banner: { js: `${WRAPPER_START}${PENDING_ID}` },
     footer: { js: '})' },
   };
   const cli = await build({
@@ -120,6 +120,7 @@ try {
     });
   }
   await buildBrowserPages(staging);
+  nameTheBuild(staging);
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
   throw error;
@@ -134,6 +135,25 @@ renameSync(staging, new URL('../dist', import.meta.url));
 rmSync(old, { recursive: true, force: true });
 const reportctl = fileURLToPath(new URL('../bin/reportctl.js', import.meta.url));
 // The man pages, one per command, from the built command tree (scripts/pack.mjs lists them as `man`).
-execFileSync(process.execPath, [reportctl, 'help', 'reference', '--man', fileURLToPath(new URL('../dist/man', import.meta.url))], { stdio: 'inherit' });
-// V8's code caches, from runs of the built commands (scripts/build/code-caches.mjs).
-await writeCodeCaches();
+// No code cache: the build's Node is seldom the one that runs the package.
+execFileSync(process.execPath, [reportctl, 'help', 'reference', '--man', fileURLToPath(new URL('../dist/man', import.meta.url))], {
+  stdio: 'inherit',
+  env: { ...process.env, REPORTCTL_NO_CACHE: '1' },
+});
+
+/**
+ * The build's id, in place of PENDING_ID on each wrapped file's first line: a hash of those files,
+ * so the code caches of one build are used by that build only, and the same build again finds them.
+ */
+function nameTheBuild(folder) {
+  const pending = `${WRAPPER_START}${PENDING_ID}\n`;
+  const wrapped = readdirSync(folder)
+    .filter((name) => name.endsWith('.cjs'))
+    .sort()
+    .map((name) => [new URL(name, folder), readFileSync(new URL(name, folder), 'utf8')])
+    .filter(([, text]) => text.startsWith(pending));
+  const hash = createHash('sha256');
+  for (const [url, text] of wrapped) hash.update(`${url.pathname.split('/').pop()}\n${text.length}\n`).update(text);
+  const id = hash.digest('hex').slice(0, 16);
+  for (const [url, text] of wrapped) writeFileSync(url, `${WRAPPER_START}${id}\n${text.slice(pending.length)}`);
+}

@@ -4,6 +4,8 @@ import { reportError, runCli, wantsJsonErrors } from './cli/program.js';
 import { systemClock } from './cli/cmdutil/context.js';
 import { systemDeps } from './cli/system-deps.js';
 import { ExitCode } from './cli/cmdutil/errors.js';
+// The bin's own helper (scripts/build/bin-files.mjs): ends the process as Node 24 needs, caches written first.
+import { endProcess as end } from '../bin/code-cache.js';
 
 /** Runs the command on the command line, and ends the process with its exit code. */
 export function main(): void {
@@ -15,7 +17,7 @@ export function main(): void {
     process.on(signal, () => {
       interrupts += 1;
       // A second Ctrl-C means "now": do not wait for a clean shutdown.
-      if (interrupts > 1) process.exit(statusAfter[signal]);
+      if (interrupts > 1) end(statusAfter[signal]);
       interrupt.abort(signal);
     });
   }
@@ -25,7 +27,7 @@ export function main(): void {
   // what it wanted. A command that must know its output arrived (`templates pull`) sees the
   // failed write first and sets its exit code before this ends the process.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') setImmediate(() => process.exit(exitCode ?? 0));
+    if (error.code === 'EPIPE') setImmediate(() => end(exitCode ?? 0));
   });
 
   const argv = process.argv.slice(2);
@@ -53,7 +55,7 @@ export function main(): void {
   process.on('beforeExit', () => {
     if (exitCode !== undefined) return;
     const stopped = new Error('the command stopped before its work was done (nothing left to wait for)');
-    process.exit(reportError(stopped, deps, wantsJsonErrors(argv, deps.env), argv));
+    end(reportError(stopped, deps, wantsJsonErrors(argv, deps.env), argv));
   });
 
   void runCli(argv, deps).then(async (code) => {
@@ -63,7 +65,7 @@ export function main(): void {
     // handed every byte to the reader, however slow it is.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     // Then end, even if an idle keep-alive socket or a timer would hold a finished command open.
-    process.exit(code);
+    end(code);
   });
 }
 

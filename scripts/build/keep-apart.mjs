@@ -10,7 +10,7 @@ const apart = Object.keys(APART);
 /** Compiled from the build's V8 cache by bin/code-cache.js: import-package must be a plain require (see there). */
 const cached = new Set(['embedded']);
 /** The functions each file apart that is not cached exports (each called through a stand-in). */
-const APART_EXPORTS = { 'import-package': ['importPackage', 'requireJqWeb'] };
+const APART_EXPORTS = { 'import-package': ['importPackage', 'jqWebFile'] };
 export const keepApart = {
   name: 'keep-apart',
   setup(pluginBuild) {

@@ -21,9 +21,10 @@ import { CliError, ExitCode, SilentFailure, UsageError, type ExitCodeValue } fro
 import { explainError, failureJson } from './cmdutil/explain.js';
 import { writeLine } from './iostreams/io.js';
 import { withGlobalOptions, type Root } from './cmdutil/verb.js';
-import { jqCompileError, jqExpression, JqOutput, withJson } from './output/jq.js';
+import { jqCompileError, jqExpression, JqOutput, jqTimeLimit, withJson } from './output/jq.js';
 import { escapeControls } from './iostreams/sanitize.js';
 import { refuseEmptyArguments } from './session/resolve.js';
+import { keepSummary, keptSummary, rootHelpOnly, showSummary } from './root-help.js';
 
 /** Registers a top-level command (and its subcommands) on the program. */
 export type Register = (program: Root, deps: CliDeps, wrap: Wrap) => void;
@@ -60,6 +61,11 @@ function commandNamed(argv: readonly string[]): string | undefined {
     else if (!word.startsWith('-')) return word;
   }
   return undefined;
+}
+
+/** `--version` alone: nothing to register (without a command, commander shows the tree in its help). */
+function versionOnly(argv: readonly string[] | undefined): boolean {
+  return argv !== undefined && argv.length > 0 && argv.every((word) => word === '--version' || word === '-V');
 }
 
 /**
@@ -113,13 +119,19 @@ Every command has --help with examples. Exit codes: 0 ok, 1 failed, 2 usage, 3 a
   program.hook('preAction', (_program, verb) => refuseEmptyArguments(verb));
   if (only) {
     only(program, deps, wrap);
-  } else {
+  } else if (!versionOnly(argv)) {
+    const summary = rootHelpOnly(argv) ? keptSummary() : undefined;
+    if (summary) {
+      showSummary(program, summary);
+      return program;
+    }
     const named = argv === undefined ? undefined : commandNamed(argv);
     // `help` shows any command: the whole tree.
     const group = named === 'help' ? undefined : groups.find(([name]) => name === named);
     for (const [, register] of group ? [group] : groups) register(program, deps, wrap);
   }
   for (const group of program.commands) summariseVerbs(group);
+  if (rootHelpOnly(argv)) keepSummary(program);
   return program;
 }
 
@@ -155,8 +167,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps, only?: Regi
   try {
     // jq loads only here: no other command pays for compiling its WebAssembly.
     const { loadJq } = await import('./output/jq-engine.js');
-    const engine = await loadJq();
-    const compileError = jqCompileError(engine, expression);
+    const engine = loadJq(jqTimeLimit(deps.env));
+    const compileError = await jqCompileError(engine, expression);
     if (compileError !== undefined) {
       report(new UsageError(compileError));
       return ExitCode.usage;
@@ -172,6 +184,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps, only?: Regi
   } catch (error) {
     return reportError(error, deps, jsonErrors, argv);
   }
+  // Ctrl-C during a jq run ended the command, whatever it would have returned.
+  if (output.failure?.exitCode === ExitCode.interrupted) return ExitCode.interrupted;
   return code === ExitCode.ok && output.failure ? output.failure.exitCode : code;
 }
 

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type * as Inquirer from '@inquirer/prompts';
-import type JqWeb from 'jq-web';
 import type * as Chalk from 'chalk';
 import type * as Conf from 'conf';
 import type * as Ora from 'ora';
@@ -22,10 +21,7 @@ export function importPackage<Name extends keyof EsmPackages>(name: Name): Promi
   return import(name) as Promise<EsmPackages[Name]>;
 }
 
-/**
- * require() of jq-web, whose export is a promise: through import(), the module namespace would
- * itself be awaited (esbuild's and vitest's interop both expose the promise's `then` on it).
- */
-export function requireJqWeb(): typeof JqWeb {
-  return createRequire(__filename)('jq-web') as typeof JqWeb;
+/** A file of the jq-web package (jq compiled to WebAssembly), found as Node's loader would find it. */
+export function jqWebFile(file: 'jq.js' | 'jq.wasm'): string {
+  return createRequire(__filename).resolve(`jq-web/${file}`);
 }

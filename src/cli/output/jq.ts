@@ -1,8 +1,10 @@
 import { Writable } from 'node:stream';
-import { CliError, ExitCode } from '../cmdutil/errors.js';
+import { CliError, ExitCode, SilentFailure, UsageError } from '../cmdutil/errors.js';
+import type { Env } from '../iostreams/io.js';
 import { writeData, type IOStreams } from '../iostreams/io.js';
-import { escapeControls } from '../iostreams/sanitize.js';
+import { escapeControls, jsonForTerminal } from '../iostreams/sanitize.js';
 import type { JqEngine, JqRun } from './jq-engine.js';
+import { indentJson } from './json-indent.js';
 
 /**
  * `--jq EXPR`: what `--json` prints goes through jq before it reaches stdout. Every JSON text
@@ -29,6 +31,15 @@ export function withJson(argv: readonly string[]): string[] {
   return end < 0 ? [...argv, '--json'] : [...argv.slice(0, end), '--json', ...argv.slice(end)];
 }
 
+/** REPORTCTL_JQ_TIMEOUT_MS: how long one jq run may take; undefined for the default. */
+export function jqTimeLimit(env: Env): number | undefined {
+  const text = env.REPORTCTL_JQ_TIMEOUT_MS;
+  if (text === undefined || text === '') return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1) throw new UsageError(`REPORTCTL_JQ_TIMEOUT_MS must be a whole number of milliseconds, got \`${text}\``);
+  return ms;
+}
+
 /** jq's own message, naming its input as jq does when it reads stdin. */
 function jqMessage(run: JqRun): string {
   return run.stderr.trim().replace(/\(at inputString:/g, '(at <stdin>:');
@@ -46,21 +57,40 @@ export class JqFailure extends CliError {
  * jq's message when it cannot compile the expression, checked before the command runs: with
  * no input, jq compiles the program and runs it on nothing.
  */
-export function jqCompileError(engine: JqEngine, expression: string): string | undefined {
-  const run = engine.run('', expression, []);
+export async function jqCompileError(engine: JqEngine, expression: string): Promise<string | undefined> {
+  const run = await engine.run('', expression);
+  if (run.interrupted) throw new SilentFailure(ExitCode.interrupted, 'interrupted');
   return run.status === 3 ? jqMessage(run) : undefined;
 }
 
 /**
+ * What jq printed, for the reader: jq prints one compact JSON text per line (its compact
+ * printer is the one that holds the deepest values jq reads); strings come out raw (as
+ * `gh --jq` prints them), other values one per line when piped and indented on a terminal,
+ * where control characters are made visible, as everywhere else.
+ */
+export function shownOutput(output: string, terminal: boolean): string {
+  const shown: string[] = [];
+  for (const line of output.split('\n')) {
+    if (line === '') continue;
+    if (line.startsWith('"')) {
+      const text = JSON.parse(line) as string;
+      shown.push(terminal ? text.split('\n').map(escapeControls).join('\n') : text);
+    } else {
+      shown.push(terminal ? jsonForTerminal(indentJson(line)) : line);
+    }
+  }
+  return shown.length === 0 ? '' : `${shown.join('\n')}\n`;
+}
+
+/**
  * The stdout a command writes to under `--jq`: each line it writes goes through jq, and jq's
- * output goes to the real stdout. Strings come out raw (as `gh --jq` prints them); other values
- * are indented for a terminal and one per line when piped. On a terminal, control characters
- * are made visible, as everywhere else.
+ * output goes to the real stdout.
  */
 export class JqOutput extends Writable {
   readonly isTTY = false;
-  /** The first jq failure; jq goes on with the next line, as jq goes on with the next input. */
-  failure?: JqFailure;
+  /** The first jq failure (or Ctrl-C during a run); jq goes on with the next line, as jq goes on with the next input. */
+  failure?: CliError;
   /** What came since the last newline, kept in pieces: a long line in many writes is joined once. */
   private pending: string[] = [];
 
@@ -94,19 +124,22 @@ export class JqOutput extends Writable {
   private async filterLines(lines: readonly string[]): Promise<void> {
     const terminal = this.io.isStdoutTTY();
     for (const line of lines) {
-      if (line.trim() === '') continue;
-      const run = this.engine.run(line, this.expression, terminal ? ['-r'] : ['-r', '-c']);
+      // After Ctrl-C, the command is ending: nothing more goes through jq.
+      if (line.trim() === '' || this.failure?.exitCode === ExitCode.interrupted) continue;
+      const run = await this.engine.run(line, this.expression);
+      if (run.interrupted) {
+        this.failure = new SilentFailure(ExitCode.interrupted, 'interrupted');
+        return;
+      }
+      // jq's debug and stderr output carries the service's data: escaped, as every message is.
+      if (run.stderr !== '' && run.status === 0) this.io.stderr.write(run.stderr.split('\n').map(escapeControls).join('\n'));
+      const shown = shownOutput(run.output, terminal);
+      if (shown !== '') await writeData(this.io.stdout, shown);
       if (run.status !== 0) {
         const failure = new JqFailure(jqMessage(run));
         this.failure ??= failure;
         this.report(failure);
-        continue;
       }
-      // jq's debug and stderr output carries the service's data: escaped, as every message is.
-      if (run.stderr !== '') this.io.stderr.write(run.stderr.split('\n').map(escapeControls).join('\n'));
-      if (run.stdout === '') continue;
-      const text = terminal ? run.stdout.split('\n').map(escapeControls).join('\n') : run.stdout;
-      await writeData(this.io.stdout, `${text}\n`);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { CliDeps } from '../cmdutil/context.js';
+import { CliError, ExitCode } from '../cmdutil/errors.js';
 import { writeLine } from '../iostreams/io.js';
 import { jsonForTerminal, escapeControls } from '../iostreams/sanitize.js';
 import type { Style } from '../iostreams/style.js';
@@ -10,7 +11,14 @@ export function printJson(deps: CliDeps, value: unknown): void {
 
 /** One JSON value for stdout; on a terminal, with the control characters JSON leaves raw escaped. */
 export function jsonText(deps: CliDeps, value: unknown, indent?: number): string {
-  const text = JSON.stringify(value, null, indent);
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, indent);
+  } catch (error) {
+    // A value nested some thousands of levels deep (a hostile service) runs JSON.stringify out of stack.
+    if (error instanceof RangeError) throw new CliError('the JSON is nested too deep to print (thousands of levels)', ExitCode.failed, undefined, { code: 'TOO_DEEP' });
+    throw error;
+  }
   return deps.io.isStdoutTTY() ? jsonForTerminal(text) : text;
 }
 

@@ -1,6 +1,11 @@
 // `reportctl help` and every command's --help: a command's help by name; what --help and a mistyped
 // command say for every command in the tree; help names only commands that exist, with a guess
 // for a mistyped verb in every group (what help says and the exit codes are runCli's, as in the binary).
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli as runBinary } from '../../helpers/cli.js';
+import { spawnCliInPty } from '../../helpers/pty.js';
+import { tempDir } from '../../helpers/server.js';
 import { describe, expect, it } from 'vitest';
 import type { CommandUnknownOpts as Command } from '../../../src/cli/cmdutil/typed-commander.js';
 import { buildProgram, runCli } from '../../../src/cli/program.js';
@@ -51,6 +56,10 @@ describe('help', () => {
     // A one-line summary under the usage line.
     expect(text.split('\n')[2]!.trim().length).toBeGreaterThan(10);
     expect(text).toMatch(/Examples?:\n\s+\$ .*reportctl /);
+  });
+
+  it('--version and -V print the version (no command is registered for them)', async () => {
+    for (const flag of ['--version', '-V']) expect(await runInProcess([flag])).toMatchObject({ code: 0, stdout: '0.0.0-dev\n', stderr: '' });
   });
 
   it('shows defaults of flags that have them', async () => {
@@ -131,5 +140,37 @@ describe('help names only commands that exist', () => {
         expect(result.stderr).toBe(results[0]!.stderr);
       }
     });
+  });
+});
+
+describe('the root help of the built binary, from the list kept by the first one', () => {
+  // The first `--help` registers the whole tree and keeps the list beside the code caches; the
+  // next ones show it without registering a command (src/cli/root-help.ts).
+  it('shows exactly what the whole tree shows, with or without a terminal, and without arguments', async () => {
+    const cache = tempDir();
+    const whole = await runBinary(['--help'], { env: { REPORTCTL_NO_CACHE: '1' } });
+    const first = await runBinary(['--help'], { env: { REPORTCTL_CACHE_DIR: cache } });
+    const [key] = readdirSync(join(cache, 'code'));
+    expect(readdirSync(join(cache, 'code', key!))).toContain('root-help.json');
+    for (const args of [['--help'], ['-h'], []]) expect(await runBinary(args, { env: { REPORTCTL_CACHE_DIR: cache } }), args.join(' ')).toEqual(whole);
+    expect(first).toEqual(whole);
+    // A terminal 50 columns wide wraps the kept list as it wraps the tree's.
+    const shown = async (env: Record<string, string>) => {
+      const cli = spawnCliInPty(['--help'], { env: { PTY_COLUMNS: '50', ...env } });
+      await cli.exited;
+      return cli.transcript();
+    };
+    expect(await shown({ REPORTCTL_CACHE_DIR: cache })).toBe(await shown({ REPORTCTL_NO_CACHE: '1' }));
+  });
+
+  it('a kept list that is not one is ignored: the tree is registered again', async () => {
+    const cache = tempDir();
+    const whole = await runBinary(['--help'], { env: { REPORTCTL_NO_CACHE: '1' } });
+    await runBinary(['--help'], { env: { REPORTCTL_CACHE_DIR: cache } });
+    const [key] = readdirSync(join(cache, 'code'));
+    for (const bad of ['{"not":"a list"}', '[["templates"]]', 'not JSON']) {
+      writeFileSync(join(cache, 'code', key!, 'root-help.json'), bad);
+      expect(await runBinary(['--help'], { env: { REPORTCTL_CACHE_DIR: cache } })).toEqual(whole);
+    }
   });
 });
