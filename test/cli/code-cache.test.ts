@@ -76,12 +76,33 @@ function probe(): string {
   return probeFile;
 }
 
+let nodeForOthers: string | undefined;
+/**
+ * A Node another user can run: this one, unless it sits in a folder only its owner may enter
+ * (CI's Node 22 and 24 are unpacked into a private temporary folder); then a copy of it.
+ */
+function nodeFor(options: { uid?: number; gid?: number }): string {
+  if (options.uid === undefined) return process.execPath;
+  if (nodeForOthers === undefined) {
+    const tried = spawnSync(process.execPath, ['-e', '0'], { ...options, cwd: '/', timeout: 30_000 });
+    if (tried.status === 0) nodeForOthers = process.execPath;
+    else {
+      const dir = tempDir();
+      chmodSync(dir, 0o755);
+      nodeForOthers = join(dir, 'node');
+      cpSync(process.execPath, nodeForOthers);
+      chmodSync(nodeForOthers, 0o755);
+    }
+  }
+  return nodeForOthers;
+}
+
 /** The bin in `dir` run as a user runs it, under the probe; `env` on top of a clean environment. */
 function run(dir: string, args: string[], env: Record<string, string | undefined>, options: { uid?: number; gid?: number } = {}): Run {
   const work = tempDir();
   chmodSync(work, 0o777);
   const log = join(work, 'probe.log');
-  const result = spawnSync(process.execPath, ['-r', probe(), join(dir, 'bin', 'reportctl.js'), ...args], {
+  const result = spawnSync(nodeFor(options), ['-r', probe(), join(dir, 'bin', 'reportctl.js'), ...args], {
     encoding: 'utf8',
     env: cleanEnv({ PROBE_LOG: log, ...env }),
     cwd: options.uid === undefined ? work : '/',
